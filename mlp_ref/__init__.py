@@ -1,0 +1,26 @@
+"""mlp_ref: a small NumPy reference implementation of the multi-layer perceptron.
+
+Conventions used everywhere in the package (see each docstring for shapes):
+
+* row-batch: an input batch ``X`` has shape ``(B, d_in)``;
+* a layer's weights ``W`` have shape ``(d_in, d_out)`` and its bias ``b`` shape ``(d_out,)``,
+  so a layer computes ``X @ W + b`` with shape ``(B, d_out)``;
+* PyTorch's ``(out, in)`` layout is reached only through explicit conversion functions;
+* every random function takes a seed or a ``numpy.random.Generator``.
+
+The public names are re-exported here, grouped by the module that defines them.
+"""
+
+from mlp_ref.validation import ShapeError  # noqa: F401
+
+# --- activations, network, initialization, losses, training (core) ---
+from mlp_ref.activations import (  # noqa: F401
+    ACTIVATIONS, get_activation, identity, identity_grad, relu, relu_grad, leaky_relu,
+    leaky_relu_grad, sigmoid, sigmoid_grad, tanh, tanh_grad, gelu, gelu_grad, gelu_tanh,
+    gelu_tanh_grad, silu, silu_grad, softplus, softplus_grad, softmax, log_softmax,
+)
+from mlp_ref.network import affine, dense, linear_from_torch, linear_to_torch  # noqa: F401
+
+# --- counting, traces, approximation, data ---
+
+# --- character-level language model ---

@@ -1,0 +1,124 @@
+"""Input checks shared by every public function.
+
+Each check raises with a message that names the argument (and the layer, where there is
+one), what was expected and what was received, so that a wrong input never turns into a
+right-looking answer by silent broadcasting, truncation or coercion.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+
+class ShapeError(ValueError):
+    """An array has the wrong number of dimensions or the wrong size along an axis."""
+
+
+def _where(name: str, layer: int | None) -> str:
+    return f"{name} (layer {layer})" if layer is not None else name
+
+
+def as_float_array(value, name: str, *, ndim: int | None = None, dtype=np.float64,
+                   layer: int | None = None, allow_empty: bool = False) -> np.ndarray:
+    """Return ``value`` as a finite float array, checking its number of dimensions.
+
+    Parameters
+    ----------
+    value : array_like
+        The input. Booleans, strings and objects are rejected rather than coerced.
+    name : str
+        The argument's name, used in error messages.
+    ndim : int, optional
+        Required number of dimensions (for example 2 for a batch ``(B, d_in)``).
+    dtype : numpy dtype
+        Floating dtype of the result.
+    layer : int, optional
+        Layer index to name in error messages.
+    allow_empty : bool
+        Whether a size-0 first axis is accepted.
+
+    Returns
+    -------
+    numpy.ndarray
+        A float array with ``ndim`` dimensions and only finite values.
+    """
+    where = _where(name, layer)
+    array = np.asarray(value)
+    if array.dtype == bool or not (np.issubdtype(array.dtype, np.number)):
+        raise TypeError(f"{where}: expected a numeric array, received dtype {array.dtype}")
+    if np.iscomplexobj(array):
+        raise TypeError(f"{where}: expected real numbers, received dtype {array.dtype}")
+    if ndim is not None and array.ndim != ndim:
+        hint = ""
+        if ndim == 2 and array.ndim == 1:
+            hint = " (a single example of width D must be passed as shape (1, D))"
+        raise ShapeError(f"{where}: expected a {ndim}-D array, received shape {array.shape}{hint}")
+    if not allow_empty and array.ndim >= 1 and array.shape[0] == 0:
+        raise ShapeError(f"{where}: expected at least one row, received an empty batch of shape {array.shape}")
+    array = array.astype(dtype, copy=False)
+    if not np.all(np.isfinite(array)):
+        bad = int(np.size(array) - np.count_nonzero(np.isfinite(array)))
+        raise ValueError(f"{where}: expected finite values, received {bad} NaN or inf entries")
+    return array
+
+
+def check_width(X: np.ndarray, expected: int, name: str = "X", *, layer: int | None = None) -> None:
+    """Raise ShapeError unless the last axis of ``X`` has size ``expected``."""
+    if X.shape[-1] != expected:
+        raise ShapeError(
+            f"{_where(name, layer)}: expected width {expected} on the last axis, "
+            f"received shape {X.shape} (width {X.shape[-1]})"
+        )
+
+
+def check_layer_sizes(sizes, name: str = "sizes", *, min_len: int = 2) -> list[int]:
+    """Return ``sizes`` as a list of positive Python ints, or raise.
+
+    Parameters
+    ----------
+    sizes : sequence of int
+        Layer widths ``[d_0, d_1, ..., d_L]``, input width first.
+    """
+    if isinstance(sizes, (str, bytes)) or not hasattr(sizes, "__len__"):
+        raise TypeError(f"{name}: expected a sequence of layer widths, received {type(sizes).__name__}")
+    sizes = list(sizes)
+    if len(sizes) < min_len:
+        raise ValueError(f"{name}: expected at least {min_len} widths (input and output), received {sizes}")
+    checked = []
+    for index, size in enumerate(sizes):
+        if isinstance(size, bool) or not isinstance(size, numbers.Integral):
+            raise TypeError(f"{name}[{index}]: expected a positive integer width, received {size!r}")
+        if size <= 0:
+            raise ValueError(f"{name}[{index}]: expected a positive integer width, received {size}")
+        checked.append(int(size))
+    return checked
+
+
+def check_labels(y, n_rows: int, n_classes: int, name: str = "y") -> np.ndarray:
+    """Return integer class labels of shape ``(n_rows,)`` in ``[0, n_classes)``, or raise."""
+    labels = np.asarray(y)
+    if labels.ndim != 1:
+        raise ShapeError(f"{name}: expected a 1-D array of class indices, received shape {labels.shape}")
+    if labels.shape[0] != n_rows:
+        raise ShapeError(f"{name}: expected {n_rows} labels (one per row of X), received {labels.shape[0]}")
+    if labels.dtype == bool or not np.issubdtype(labels.dtype, np.integer):
+        if np.issubdtype(labels.dtype, np.floating) and np.all(np.isfinite(labels)) and np.all(labels == np.round(labels)):
+            raise TypeError(f"{name}: expected integer class indices, received dtype {labels.dtype}; cast with y.astype(int)")
+        raise TypeError(f"{name}: expected integer class indices, received dtype {labels.dtype}")
+    if labels.size and (labels.min() < 0 or labels.max() >= n_classes):
+        raise ValueError(
+            f"{name}: expected class indices in [0, {n_classes - 1}], "
+            f"received values from {labels.min()} to {labels.max()}"
+        )
+    return labels.astype(np.intp, copy=False)
+
+
+def as_generator(seed) -> np.random.Generator:
+    """Return a ``numpy.random.Generator`` from a seed (int) or a Generator; reject ``None``."""
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        raise TypeError(f"seed: expected an int or numpy.random.Generator, received {seed!r}")
+    return np.random.default_rng(int(seed))

@@ -1,0 +1,110 @@
+"""Activations: hand values from the math module, finite-difference derivatives, stability."""
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+import mlp_ref
+from mlp_ref import ACTIVATIONS, get_activation
+
+Z = [-2.0, -1.0, 0.0, 1.0, 2.0]
+
+
+def _sig(z):
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+# Independent scalar formulas (math module), not the vectorised code under test.
+REFERENCE = {
+    "identity": lambda z: z,
+    "relu": lambda z: z if z > 0 else 0.0,
+    "leaky_relu": lambda z: z if z > 0 else 0.01 * z,
+    "sigmoid": _sig,
+    "tanh": math.tanh,
+    "gelu": lambda z: 0.5 * z * (1.0 + math.erf(z / math.sqrt(2.0))),
+    "gelu_tanh": lambda z: 0.5 * z * (1.0 + math.tanh(math.sqrt(2.0 / math.pi) * (z + 0.044715 * z ** 3))),
+    "silu": lambda z: z * _sig(z),
+    "softplus": lambda z: math.log(1.0 + math.exp(z)),
+}
+
+
+def test_table_holds_every_elementwise_activation():
+    assert set(ACTIVATIONS) == set(REFERENCE)
+
+
+@pytest.mark.parametrize("name", sorted(REFERENCE))
+def test_values_match_scalar_formulas(name):
+    f, _ = get_activation(name)
+    got = f(np.array(Z))
+    want = [REFERENCE[name](z) for z in Z]
+    np.testing.assert_allclose(got, want, rtol=1e-14, atol=1e-15)
+
+
+def test_hand_values():
+    np.testing.assert_array_equal(mlp_ref.relu(Z), [0, 0, 0, 1, 2])
+    assert mlp_ref.sigmoid(0.0) == 0.5
+    assert mlp_ref.softplus(0.0) == pytest.approx(math.log(2.0), rel=1e-15)
+    np.testing.assert_array_equal(mlp_ref.leaky_relu([-10.0, 3.0], slope=0.2), [-2.0, 3.0])
+    # GELU(1) = Phi(1) = 0.8413447460685429 (standard normal table); SiLU(0) = 0.
+    assert mlp_ref.gelu(1.0) == pytest.approx(0.8413447460685429, rel=1e-15)
+    assert mlp_ref.silu(0.0) == 0.0
+
+
+def _central_difference(f, z, eps=1e-6):
+    return (f(z + eps) - f(z - eps)) / (2 * eps)
+
+
+@pytest.mark.parametrize("name", sorted(REFERENCE))
+def test_derivative_matches_central_differences(name):
+    f, df = get_activation(name)
+    # Avoid z = 0 for the kinked ones: there the derivative is a convention.
+    z = np.linspace(-4.0, 4.0, 41) + 0.013
+    numeric = _central_difference(f, z)
+    analytic = df(z)
+    rel = np.abs(analytic - numeric) / np.maximum(1.0, np.abs(numeric))
+    assert rel.max() < 1e-6, (name, rel.max())
+
+
+def test_relu_derivative_at_zero_is_zero():
+    assert mlp_ref.relu_grad(np.array([0.0]))[0] == 0.0
+    assert mlp_ref.leaky_relu_grad(np.array([0.0]), slope=0.1)[0] == pytest.approx(0.1)
+
+
+def test_derivative_bounds():
+    z = np.linspace(-10, 10, 2001)
+    assert mlp_ref.sigmoid_grad(z).max() == pytest.approx(0.25)
+    assert mlp_ref.tanh_grad(z).max() == pytest.approx(1.0)
+
+
+def test_no_overflow_warning_at_extremes():
+    z = np.array([-1000.0, 1000.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        np.testing.assert_array_equal(mlp_ref.sigmoid(z), [0.0, 1.0])
+        np.testing.assert_array_equal(mlp_ref.softplus(z), [0.0, 1000.0])
+        np.testing.assert_array_equal(mlp_ref.silu(z), [-0.0, 1000.0])
+        np.testing.assert_array_equal(mlp_ref.softmax([[1000.0, -1000.0]]), [[1.0, 0.0]])
+        np.testing.assert_array_equal(mlp_ref.log_softmax([[1000.0, -1000.0]]), [[0.0, -2000.0]])
+        for name, (f, df) in ACTIVATIONS.items():
+            assert np.all(np.isfinite(f(z))) and np.all(np.isfinite(df(z))), name
+
+
+def test_softmax_hand_values():
+    # softmax(0, ln 3) = (1/4, 3/4) by hand.
+    np.testing.assert_allclose(mlp_ref.softmax([[0.0, math.log(3.0)]]), [[0.25, 0.75]], rtol=1e-15)
+    np.testing.assert_allclose(mlp_ref.log_softmax([[0.0, math.log(3.0)]]),
+                               [[math.log(0.25), math.log(0.75)]], rtol=1e-14)
+
+
+def test_float32_stays_float32():
+    z = np.array([-1.0, 0.5], dtype=np.float32)
+    for name, (f, df) in ACTIVATIONS.items():
+        assert f(z).dtype == np.float32, name
+        assert df(z).dtype == np.float32, name
+
+
+def test_unknown_name_lists_valid_names():
+    with pytest.raises(ValueError, match="valid names are .*relu.*tanh"):
+        get_activation("rleu")
