@@ -22,5 +22,8 @@ from mlp_ref.activations import (  # noqa: F401
 from mlp_ref.network import affine, dense, linear_from_torch, linear_to_torch  # noqa: F401
 
 # --- counting, traces, approximation, data ---
+from mlp_ref.tables import format_count, format_number, markdown_table  # noqa: F401
+from mlp_ref.counting import LayerRow, LayerTable, count_params, layer_table, layer_table_markdown  # noqa: F401
+from mlp_ref.trace import Step, Trace, trace  # noqa: F401
 
 # --- character-level language model ---

@@ -1,0 +1,63 @@
+"""Tests of mlp_ref.counting: parameter counts and per-layer tables."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from mlp_ref.counting import count_params, layer_table, layer_table_markdown
+
+
+@pytest.mark.parametrize("sizes, expected", [
+    ([2, 2, 1], 2 * 2 + 2 + 2 * 1 + 1),            # 9
+    ([784, 128, 10], 784 * 128 + 128 + 128 * 10 + 10),  # 101,770
+    ([64, 32, 16, 10], 2080 + 528 + 170),
+])
+def test_count_params_by_hand(sizes, expected):
+    assert count_params(sizes) == expected
+
+
+def test_count_params_known_value():
+    assert count_params([784, 128, 10]) == 101_770
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.integers(1, 50), min_size=2, max_size=6))
+def test_count_params_equals_sum_of_array_sizes(sizes):
+    arrays = [np.zeros((a, b)) for a, b in zip(sizes[:-1], sizes[1:])] + [np.zeros(b) for b in sizes[1:]]
+    assert count_params(sizes) == sum(a.size for a in arrays)
+    assert layer_table(sizes).total == count_params(sizes)
+
+
+@pytest.mark.parametrize("bad, exc, match", [
+    ([784], ValueError, "at least 2"),
+    ([784, 0, 10], ValueError, r"sizes\[1\].*received 0"),
+    ([784, -3, 10], ValueError, r"sizes\[1\]"),
+    ([784, 12.5, 10], TypeError, r"sizes\[1\]"),
+    ("784", TypeError, "sizes"),
+])
+def test_count_params_rejects_bad_sizes(bad, exc, match):
+    with pytest.raises(exc, match=match):
+        count_params(bad)
+
+
+def test_layer_table_rows():
+    table = layer_table([784, 128, 64, 10])
+    assert len(table) == 3
+    first = table[0]
+    assert (first.layer, first.d_in, first.d_out, first.weights, first.biases, first.total) == (
+        1, 784, 128, 100_352, 128, 100_480)
+    assert [r.total for r in table] == [100_480, 8_256, 650]
+    assert table.total == 109_386
+
+
+def test_layer_table_markdown_has_total_row():
+    lines = layer_table_markdown([2, 3, 1]).splitlines()
+    assert lines[0].split("|")[1].strip() == "layer"
+    cells = [c.strip() for c in lines[2].split("|")[1:-1]]
+    assert cells == ["1", "(2, 3)", "6", "3", "9"]
+    total = [c.strip() for c in lines[-1].split("|")[1:-1]]
+    assert total == ["total", "", "9", "4", "13"]
+
+
+def test_layer_table_markdown_uses_thousands_separators():
+    assert "101,770" in layer_table([784, 128, 10]).to_markdown()
