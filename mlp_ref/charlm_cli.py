@@ -1,0 +1,274 @@
+"""The Lab B experiment, shared by the command line and the lab page.
+
+Run it as::
+
+    python -m mlp_ref.charlm_cli --steps 5000 --seed 0            # US census first names
+    python -m mlp_ref.charlm_cli --words my_words.txt --build-vocab
+
+It trains a count bigram model and four MLP variants (naive initialization or the
+initialization fixes, each with and without batch normalization) on the same split, for
+several seeds, and prints the data table, the results table and sampled words. The lab page
+calls :func:`run_experiment` and the same formatting functions, so for the same settings
+its tables are the command's output.
+
+Seeds: ``seed`` splits the words; model ``k`` (k = 0, 1, ...) of every variant is
+initialized and fed batches from ``seed + k``; the samples are drawn with ``seed``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from mlp_ref.charlm import (
+    Bigram,
+    CharMLP,
+    CharMLPConfig,
+    bigram_loss,
+    evaluate,
+    fit_bigram,
+    init_char_mlp,
+    sample_words,
+    train,
+)
+from mlp_ref.charlm_data import (
+    Vocabulary,
+    build_windows,
+    check_words,
+    load_census_names,
+    load_words,
+    split_words,
+    unique_words,
+)
+from mlp_ref.tables import format_count, format_number, markdown_table
+
+#: The MLP variants of the results table: (label, init, batch_norm).
+VARIANTS = (
+    ("MLP, naive init", "naive", False),
+    ("MLP, init fixes", "kaiming", False),
+    ("MLP + batch norm, naive init", "naive", True),
+    ("MLP + batch norm, init fixes", "kaiming", True),
+)
+
+
+@dataclass(frozen=True)
+class LabSettings:
+    """Every setting of one experiment (see the module doc for how the seeds are used)."""
+
+    steps: int = 5000
+    seed: int = 0
+    n_seeds: int = 3
+    context: int = 3
+    emb_dim: int = 10
+    hidden: int = 200
+    batch_size: int = 32
+    lr: float = 0.1
+    momentum: float = 0.01
+    alpha: float = 1.0
+    n_samples: int = 20
+
+    def __post_init__(self) -> None:
+        for name in ("steps", "n_seeds", "context", "emb_dim", "hidden", "batch_size", "n_samples"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name}: expected a positive integer, received {value!r}")
+        if self.batch_size < 2:
+            raise ValueError(f"batch_size: batch normalization needs at least 2 windows per batch, received {self.batch_size}")
+
+    def config(self, vocab_size: int, init: str, batch_norm: bool) -> CharMLPConfig:
+        """The model configuration of one variant."""
+        return CharMLPConfig(vocab_size, self.context, self.emb_dim, self.hidden,
+                             batch_norm=batch_norm, momentum=self.momentum, init=init)
+
+
+@dataclass
+class VariantResult:
+    """One MLP variant over the seeds: per-seed losses (n_seeds,), curves (n_seeds, steps)."""
+
+    label: str
+    config: CharMLPConfig
+    train_loss: np.ndarray
+    val_loss: np.ndarray
+    test_loss: np.ndarray
+    curves: np.ndarray
+    models: list[CharMLP] = field(repr=False)
+
+
+@dataclass
+class LabReport:
+    """Everything :func:`run_experiment` computed."""
+
+    settings: LabSettings
+    vocabulary: Vocabulary
+    n_duplicates: int
+    splits: dict[str, list[str]]
+    windows: dict[str, tuple[np.ndarray, np.ndarray]]
+    bigram: Bigram
+    bigram_loss: dict[str, float]
+    variants: list[VariantResult]
+    chosen: int
+    samples: list[str]
+
+    @property
+    def chosen_variant(self) -> VariantResult:
+        return self.variants[self.chosen]
+
+    @property
+    def n_novel(self) -> int:
+        """How many samples are not words of the training split."""
+        train_set = set(self.splits["train"])
+        return sum(word not in train_set for word in self.samples)
+
+
+def run_experiment(words: list[str], settings: LabSettings, vocabulary: Vocabulary | None = None,
+                   *, progress: bool = False) -> LabReport:
+    """Split ``words``, fit the bigram baseline, train every variant for every seed, sample.
+
+    Parameters
+    ----------
+    words : list of str
+        The word list; repeats are dropped (first occurrence kept) before splitting.
+    settings : LabSettings
+    vocabulary : Vocabulary, optional
+        Default :meth:`Vocabulary.letters`.
+    progress : bool
+        Show a tqdm progress bar on stderr.
+
+    Returns
+    -------
+    LabReport
+    """
+    vocabulary = Vocabulary.letters() if vocabulary is None else vocabulary
+    unique = unique_words(words)
+    check_words(unique, vocabulary)
+    train_w, val_w, test_w = split_words(unique, settings.seed)
+    splits = {"train": train_w, "val": val_w, "test": test_w}
+    windows = {name: build_windows(part, vocabulary, settings.context) for name, part in splits.items()}
+    bigram = fit_bigram(*windows["train"], vocabulary.size, alpha=settings.alpha)
+    bigram_losses = {name: bigram_loss(bigram, *xy) for name, xy in windows.items()}
+
+    bar = None
+    if progress:
+        from tqdm import tqdm  # optional "labs" dependency, only for the command line
+
+        bar = tqdm(total=len(VARIANTS) * settings.n_seeds * settings.steps, file=sys.stderr, unit="step")
+    results = []
+    for label, init, batch_norm in VARIANTS:
+        config = settings.config(vocabulary.size, init, batch_norm)
+        losses, curves, models = [], [], []
+        for k in range(settings.n_seeds):
+            model = init_char_mlp(config, settings.seed + k)
+            curves.append(train(model, *windows["train"], steps=settings.steps, batch_size=settings.batch_size,
+                                seed=settings.seed + k, base_lr=settings.lr,
+                                progress=None if bar is None else bar.update))
+            losses.append([evaluate(model, *windows[name]) for name in ("train", "val", "test")])
+            models.append(model)
+        losses = np.array(losses)
+        results.append(VariantResult(label, config, losses[:, 0], losses[:, 1], losses[:, 2], np.array(curves), models))
+    if bar is not None:
+        bar.close()
+    chosen = int(np.argmin([r.val_loss.mean() for r in results]))
+    samples = sample_words(results[chosen].models[0], vocabulary, settings.n_samples, settings.seed)
+    return LabReport(settings, vocabulary, len(words) - len(unique), splits, windows, bigram,
+                     bigram_losses, results, chosen, samples)
+
+
+def _mean_sd(values: np.ndarray, precision: int = 3) -> str:
+    if values.size == 1:
+        return format_number(values[0], precision)
+    return f"{format_number(values.mean(), precision)} ± {format_number(values.std(ddof=1), precision)}"
+
+
+def data_table(report: LabReport) -> str:
+    """Markdown table: words, windows and word lengths of each split."""
+    rows = []
+    for name, words in report.splits.items():
+        lengths = np.array([len(w) for w in words])
+        rows.append([name, format_count(len(words)), format_count(len(report.windows[name][1])),
+                     format_number(lengths.mean(), 2), format_count(int(lengths.min())),
+                     format_count(int(lengths.max()))])
+    return markdown_table(["split", "words", "windows", "mean length", "shortest", "longest"], rows, "lrrrrr")
+
+
+def results_table(report: LabReport) -> str:
+    """Markdown table: parameters and train / validation loss of every model, test loss of the chosen one."""
+    rows = [["bigram counts", format_count(report.vocabulary.size ** 2),
+             format_number(report.bigram_loss["train"], 3), format_number(report.bigram_loss["val"], 3), "—"]]
+    for index, result in enumerate(report.variants):
+        chosen = index == report.chosen
+        rows.append([result.label + (" (chosen)" if chosen else ""), format_count(result.models[0].n_parameters()),
+                     _mean_sd(result.train_loss), _mean_sd(result.val_loss),
+                     _mean_sd(result.test_loss) if chosen else "—"])
+    return markdown_table(["model", "parameters", "train loss", "validation loss", "test loss"], rows, "lrrrr")
+
+
+def settings_line(report: LabReport) -> str:
+    """One line naming the settings, with the command that reproduces them."""
+    s = report.settings
+    return (f"{s.steps} SGD steps of batch {s.batch_size}, learning rate {s.lr} then {s.lr * 0.1:g} after step "
+            f"{s.steps // 2}; context {s.context}, embedding {s.emb_dim}, hidden {s.hidden}, batch-norm momentum "
+            f"{s.momentum}; {s.n_seeds} seeds from {s.seed}. Loss: mean cross entropy per character (nats), "
+            f"mean ± standard deviation over seeds.")
+
+
+def samples_line(report: LabReport) -> str:
+    """The sampled words and how many are new."""
+    return (f"{len(report.samples)} words sampled from '{report.chosen_variant.label}' (seed {report.settings.seed}), "
+            f"{report.n_novel} not in the training split: " + ", ".join(report.samples))
+
+
+def format_report(report: LabReport) -> str:
+    """The command's whole output: settings, data table, results table, samples."""
+    dropped = f" ({format_count(report.n_duplicates)} repeated words dropped)" if report.n_duplicates else ""
+    return "\n\n".join([
+        settings_line(report),
+        f"Data: {format_count(sum(len(w) for w in report.splits.values()))} unique words{dropped}, "
+        f"vocabulary of {report.vocabulary.size} tokens.\n" + data_table(report),
+        "Results:\n" + results_table(report),
+        samples_line(report),
+    ])
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m mlp_ref.charlm_cli", description=__doc__.split("\n\n")[0])
+    defaults = LabSettings()
+    parser.add_argument("--words", help="text file, one word per line (default: US census first names)")
+    parser.add_argument("--build-vocab", action="store_true", help="take the vocabulary from the file's characters")
+    parser.add_argument("--steps", type=int, default=defaults.steps)
+    parser.add_argument("--seed", type=int, default=defaults.seed)
+    parser.add_argument("--seeds", type=int, default=defaults.n_seeds, help="models per variant")
+    parser.add_argument("--context", type=int, default=defaults.context)
+    parser.add_argument("--emb", type=int, default=defaults.emb_dim)
+    parser.add_argument("--hidden", type=int, default=defaults.hidden)
+    parser.add_argument("--batch", type=int, default=defaults.batch_size)
+    parser.add_argument("--lr", type=float, default=defaults.lr)
+    parser.add_argument("--momentum", type=float, default=defaults.momentum)
+    parser.add_argument("--samples", type=int, default=defaults.n_samples)
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.words is None:
+        if args.build_vocab:
+            raise SystemExit("--build-vocab needs --words FILE")
+        words, vocabulary = load_census_names(), Vocabulary.letters()
+    else:
+        try:
+            words, vocabulary = load_words(args.words, build_vocabulary=args.build_vocab)
+        except (OSError, ValueError) as error:
+            raise SystemExit(f"--words: {error}") from None
+    settings = LabSettings(steps=args.steps, seed=args.seed, n_seeds=args.seeds, context=args.context,
+                           emb_dim=args.emb, hidden=args.hidden, batch_size=args.batch, lr=args.lr,
+                           momentum=args.momentum, n_samples=args.samples)
+    report = run_experiment(words, settings, vocabulary, progress=not args.no_progress)
+    print(format_report(report))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
