@@ -27,3 +27,8 @@ from mlp_ref.counting import LayerRow, LayerTable, count_params, layer_table, la
 from mlp_ref.trace import Step, Trace, trace  # noqa: F401
 
 # --- character-level language model ---
+from mlp_ref.charlm_data import Vocabulary, build_windows, load_census_names, load_words, split_words, window_rows  # noqa: F401
+from mlp_ref.charlm import (  # noqa: F401
+    Bigram, CharMLP, CharMLPConfig, backward, bigram_loss, cross_entropy, evaluate, fit_bigram, forward,
+    init_char_mlp, loss_and_grads, sample_words, step_decay, train, train_step,
+)
