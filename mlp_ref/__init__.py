@@ -24,7 +24,12 @@ from mlp_ref.network import affine, dense, linear_from_torch, linear_to_torch  #
 # --- counting, traces, approximation, data ---
 from mlp_ref.tables import format_count, format_number, markdown_table  # noqa: F401
 from mlp_ref.counting import LayerRow, LayerTable, count_params, layer_table, layer_table_markdown  # noqa: F401
+from mlp_ref.counting import MemoryEstimate, memory_estimate  # noqa: F401
 from mlp_ref.trace import Step, Trace, trace  # noqa: F401
+from mlp_ref.transformer_counts import (  # noqa: F401
+    Breakdown, Component, MoECount, attention_params, deepseek_v3, embedding_params, ffn_params,
+    gated_ffn_params, gpt2_small, mla_params, moe_params, qwen3_0_6b, swiglu_hidden, transformer_base,
+)
 
 # --- character-level language model ---
 from mlp_ref.charlm_data import Vocabulary, build_windows, load_census_names, load_words, split_words, window_rows  # noqa: F401

@@ -1,4 +1,4 @@
-"""Counting the parameters of an MLP, layer by layer.
+"""Counting the parameters of an MLP, layer by layer, and the memory to train it.
 
 A dense layer from ``d_in`` to ``d_out`` units stores a weight matrix ``W`` of shape
 ``(d_in, d_out)`` and a bias ``b`` of shape ``(d_out,)``, so it has
@@ -8,9 +8,10 @@ such layers.
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 
-from mlp_ref.tables import format_count, markdown_table
+from mlp_ref.tables import format_count, format_number, markdown_table
 from mlp_ref.validation import check_layer_sizes
 
 
@@ -105,3 +106,90 @@ def layer_table(sizes) -> LayerTable:
 def layer_table_markdown(sizes) -> str:
     """Shortcut for ``layer_table(sizes).to_markdown()`` (see ``LayerTable.to_markdown``)."""
     return layer_table(sizes).to_markdown()
+
+
+# --- memory -------------------------------------------------------------------------
+
+BYTES_PER_ELEMENT = {"float64": 8, "float32": 4, "float16": 2, "bfloat16": 2}
+OPTIMIZER_STATE_COPIES = {"sgd": 0, "momentum": 1, "adam": 2}
+
+
+@dataclass(frozen=True)
+class MemoryEstimate:
+    """Bytes needed to train a dense MLP on one batch; see ``memory_estimate``."""
+
+    sizes: tuple[int, ...]
+    batch: int
+    dtype: str
+    optimizer: str
+    parameters: int
+    gradients: int
+    activations: int
+    optimizer_state: int
+
+    @property
+    def total(self) -> int:
+        """Sum of the four parts, in bytes."""
+        return self.parameters + self.gradients + self.activations + self.optimizer_state
+
+    def rows(self) -> list[tuple[str, int]]:
+        """``[(part, bytes), ...]`` for the four parts and the total."""
+        return [("parameters", self.parameters), ("gradients", self.gradients),
+                ("activations (cache)", self.activations),
+                (f"optimizer state ({self.optimizer})", self.optimizer_state), ("total", self.total)]
+
+    def to_markdown(self) -> str:
+        """Markdown table: part | bytes | MiB (2**20 bytes, two decimals)."""
+        body = [[part, format_count(n), format_number(n / 2**20, 2)] for part, n in self.rows()]
+        return markdown_table(["part", "bytes", "MiB"], body, align="lrr")
+
+
+def _check_choice(value, name: str, choices) -> str:
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"{name}: expected one of {', '.join(sorted(choices))}, received {value!r}")
+    return value
+
+
+def memory_estimate(sizes, batch: int, dtype: str = "float32", optimizer: str = "sgd") -> MemoryEstimate:
+    """Estimate the memory of one training step of a dense MLP, in bytes.
+
+    What is counted, with P = ``count_params(sizes)`` and ``s`` bytes per element:
+
+    * parameters: ``P * s`` (every ``W_l`` and ``b_l``);
+    * gradients: ``P * s`` (one gradient array per parameter array);
+    * activations: what a forward pass with a cache keeps for the backward pass, namely
+      the input ``X`` of shape ``(B, d_0)`` and, for every layer ``l = 1..L``, the
+      pre-activation ``z_l`` and the activation ``a_l``, both ``(B, d_l)``; that is
+      ``B * (d_0 + 2 * (d_1 + ... + d_L)) * s``;
+    * optimizer state: ``0`` for plain SGD, ``P * s`` for momentum (one velocity) and
+      ``2 * P * s`` for Adam (first and second moments), all in the same dtype.
+
+    Left out: the short-lived gradient buffers of the backward pass (``dz_l``), the
+    labels, the loss, framework and allocator overhead, and the float32 master copy
+    that mixed-precision training keeps next to float16 / bfloat16 weights.
+
+    Parameters
+    ----------
+    sizes : sequence of int, length L + 1
+        Layer widths ``[d_0, ..., d_L]``.
+    batch : int
+        Batch size B (``>= 1``).
+    dtype : {"float32", "float64", "float16", "bfloat16"}
+        Storage type of every array (8, 4, 2 or 2 bytes).
+    optimizer : {"sgd", "momentum", "adam"}
+
+    Returns
+    -------
+    MemoryEstimate
+        The four parts in bytes, ``.total``, and ``.to_markdown()``.
+    """
+    sizes = check_layer_sizes(sizes)
+    if isinstance(batch, bool) or not isinstance(batch, numbers.Integral) or batch < 1:
+        raise ValueError(f"batch: expected a positive integer, received {batch!r}")
+    dtype = _check_choice(dtype, "dtype", BYTES_PER_ELEMENT)
+    optimizer = _check_choice(optimizer, "optimizer", OPTIMIZER_STATE_COPIES)
+    itemsize = BYTES_PER_ELEMENT[dtype]
+    params = count_params(sizes) * itemsize
+    cached = int(batch) * (sizes[0] + 2 * sum(sizes[1:])) * itemsize
+    return MemoryEstimate(tuple(sizes), int(batch), dtype, optimizer, params, params, cached,
+                          OPTIMIZER_STATE_COPIES[optimizer] * params)

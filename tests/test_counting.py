@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from mlp_ref.counting import count_params, layer_table, layer_table_markdown
+from mlp_ref.counting import count_params, layer_table, layer_table_markdown, memory_estimate
 
 
 @pytest.mark.parametrize("sizes, expected", [
@@ -61,3 +61,44 @@ def test_layer_table_markdown_has_total_row():
 
 def test_layer_table_markdown_uses_thousands_separators():
     assert "101,770" in layer_table([784, 128, 10]).to_markdown()
+
+
+def test_memory_estimate_by_hand():
+    # [2, 3, 1]: P = 2*3 + 3 + 3*1 + 1 = 13; cache for B = 5: X 5*2 + z,a 2*5*3 + z,a 2*5*1 = 50 floats
+    est = memory_estimate([2, 3, 1], batch=5, dtype="float64", optimizer="adam")
+    assert est.parameters == 13 * 8
+    assert est.gradients == 13 * 8
+    assert est.activations == 50 * 8
+    assert est.optimizer_state == 2 * 13 * 8
+    assert est.total == (13 + 13 + 50 + 26) * 8
+
+
+@pytest.mark.parametrize("dtype, size", [("float64", 8), ("float32", 4), ("float16", 2), ("bfloat16", 2)])
+@pytest.mark.parametrize("optimizer, copies", [("sgd", 0), ("momentum", 1), ("adam", 2)])
+def test_memory_estimate_scales_with_dtype_and_optimizer(dtype, size, optimizer, copies):
+    sizes = [784, 128, 64, 10]
+    est = memory_estimate(sizes, batch=32, dtype=dtype, optimizer=optimizer)
+    P = 109_386  # from test_layer_table_rows
+    assert est.parameters == est.gradients == P * size
+    assert est.optimizer_state == copies * P * size
+    assert est.activations == 32 * (784 + 2 * (128 + 64 + 10)) * size
+
+
+def test_memory_estimate_markdown():
+    md = memory_estimate([2, 3, 1], batch=5, dtype="float64", optimizer="sgd").to_markdown()
+    rows = [[c.strip() for c in line.split("|")[1:-1]] for line in md.splitlines()[2:]]
+    assert rows[0] == ["parameters", "104", "0.00"]
+    assert rows[2] == ["activations (cache)", "400", "0.00"]
+    assert rows[-1][0:2] == ["total", "608"]
+    big = memory_estimate([784, 128, 64, 10], batch=1, dtype="float64", optimizer="sgd")
+    # params + grads 2 * 109,386 * 8 = 1,750,176; cache (784 + 2 * 202) * 8 = 9,504; sum / 2**20 = 1.678...
+    assert big.to_markdown().splitlines()[-1].replace(" ", "") == "|total|1,759,680|1.68|"
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"batch": 0}, "batch"), ({"batch": 2.0}, "batch"), ({"batch": 4, "dtype": "int8"}, "dtype.*bfloat16"),
+    ({"batch": 4, "optimizer": "rmsprop"}, "optimizer.*adam"),
+])
+def test_memory_estimate_rejects_bad_arguments(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        memory_estimate([2, 3, 1], **kwargs)
