@@ -1,0 +1,201 @@
+"""The built site in headless Chromium, as a reader sees it, with the network unplugged.
+
+Every page loads with no console error, no failed request and no request to any host but
+127.0.0.1; math is typeset; every image has loaded; a collapsible answer opens on click;
+search finds a word that only lesson 1 contains; nothing is wider than a phone's screen.
+
+Chromium is Debian's (``/usr/bin/chromium``) or the one named by ``CHROMIUM_PATH``;
+Playwright never downloads a browser. Without one the test skips with the reason, unless
+``MLP_REQUIRE_BROWSER`` is set (``.ci/run`` sets it), which makes that a failure.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import os
+import re
+import shutil
+import threading
+from collections import Counter
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+from tests.page_blocks import STATS
+from tests.test_site_build import built_page, nav_sources
+
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+               "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def chromium_path() -> str | None:
+    for candidate in (os.environ.get("CHROMIUM_PATH"), "/usr/bin/chromium", "/usr/bin/chromium-browser",
+                      shutil.which("chromium"), shutil.which("google-chrome")):
+        if candidate and Path(candidate).is_file():
+            return candidate
+    return None
+
+
+def skip_or_fail(reason: str):
+    if os.environ.get("MLP_REQUIRE_BROWSER"):
+        pytest.fail(f"browser test required (MLP_REQUIRE_BROWSER is set) but {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def server(built_site):
+    handler = functools.partial(QuietHandler, directory=str(built_site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def browser():
+    path = chromium_path()
+    if path is None:
+        skip_or_fail("no Chromium found (install Debian's chromium or set CHROMIUM_PATH)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        skip_or_fail("playwright for Python is not installed")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=path, headless=True, args=LAUNCH_ARGS)
+        yield browser
+        browser.close()
+
+
+class PageVisit:
+    """A page opened with every console error, failed request and foreign request recorded."""
+
+    def __init__(self, browser, url: str, **context_options):
+        self.context = browser.new_context(**context_options)
+        self.page = self.context.new_page()
+        self.problems: list[str] = []
+        self.page.on("console", lambda m: m.type == "error" and self.problems.append(f"console error: {m.text}"))
+        self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
+        self.page.on("requestfailed", lambda r: self.problems.append(f"failed request: {r.url} ({r.failure})"))
+        self.page.on("response", lambda r: r.status >= 400 and self.problems.append(f"HTTP {r.status}: {r.url}"))
+        self.page.route("**/*", self._only_local)
+        self.page.goto(url, wait_until="load")
+        self.page.wait_for_load_state("networkidle")
+
+    def _only_local(self, route):
+        url = urlparse(route.request.url)
+        if url.scheme in {"data", "blob"} or url.hostname == "127.0.0.1":
+            route.continue_()
+        else:
+            self.problems.append(f"request to another host: {route.request.url}")
+            route.abort()
+
+    def close(self):
+        self.context.close()
+
+
+def page_urls(server) -> list[tuple[str, str]]:
+    return [(source, server + "/" + str(Path(*built_page(Path("."), source).parts[:-1])).strip(".") + "/")
+            for source in nav_sources()]
+
+
+def test_every_page_loads_cleanly(browser, server, built_site):
+    failures = {}
+    for source, url in page_urls(server):
+        visit = PageVisit(browser, url)
+        page = visit.page
+        page.wait_for_function("() => !window.MathJax || (MathJax.startup && MathJax.startup.promise)")
+        page.evaluate("() => window.MathJax && MathJax.startup.promise")
+        math = page.evaluate("""() => ({
+            sources: document.querySelectorAll('.arithmatex').length
+                     + document.querySelectorAll('.jp-RenderedMarkdown').length,
+            typeset: document.querySelectorAll('mjx-container').length,
+            errors: document.querySelectorAll('mjx-merror').length,
+            raw: [...document.querySelectorAll('.arithmatex')].filter(e => !e.querySelector('mjx-container')).length,
+        })""")
+        if math["raw"] or math["errors"]:
+            visit.problems.append(f"math not typeset: {math}")
+        images = page.evaluate("""async () => {
+            const imgs = [...document.images];
+            await Promise.all(imgs.map(i => i.decode().catch(() => null)));
+            return imgs.map(i => ({src: i.src.slice(0, 80), ok: i.complete && i.naturalWidth > 0,
+                                   alt: i.getAttribute('alt')}));
+        }""")
+        for image in images:
+            if not image["ok"]:
+                visit.problems.append(f"image did not load: {image['src']}")
+            if not image["alt"]:
+                visit.problems.append(f"image without alt text: {image['src']}")
+        if visit.problems:
+            failures[source] = visit.problems
+        visit.close()
+        STATS["pages checked in the browser"] += 1
+    assert failures == {}, json.dumps(failures, indent=2)
+
+
+def test_lesson_pages_typeset_math(browser, server):
+    for source, url in page_urls(server):
+        if not source.startswith("lessons/"):
+            continue
+        visit = PageVisit(browser, url)
+        visit.page.evaluate("() => MathJax.startup.promise")
+        assert visit.page.locator("mjx-container").count() > 0, f"{source}: no typeset math"
+        visit.close()
+
+
+def test_collapsible_answer_opens_on_click(browser, server):
+    url = dict(page_urls(server))["lessons/01-neuron-and-layer.md"]
+    visit = PageVisit(browser, url)
+    details = visit.page.locator("details").first
+    assert details.get_attribute("open") is None
+    details.locator("summary").click()
+    visit.page.wait_for_function("() => document.querySelector('details').open")
+    assert visit.problems == []
+    visit.close()
+
+
+def word_only_in_lesson_one(built_site) -> str:
+    index = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    words_by_page: dict[str, set[str]] = {}
+    for doc in index["docs"]:
+        page = doc["location"].split("#")[0]
+        text = re.sub(r"<[^>]+>", " ", doc["title"] + " " + doc["text"]).lower()
+        words_by_page.setdefault(page, set()).update(re.findall(r"[a-z]{8,}", text))
+    lesson = "lessons/01-neuron-and-layer/"
+    elsewhere = set().union(*(words for page, words in words_by_page.items() if page != lesson))
+    candidates = sorted(words_by_page[lesson] - elsewhere)
+    assert candidates, "lesson 1 has no word of its own to search for"
+    counts = Counter(re.findall(r"[a-z]{8,}", " ".join(d["text"].lower() for d in index["docs"]
+                                                        if d["location"].startswith(lesson))))
+    return max(candidates, key=lambda w: (counts[w], w))
+
+
+def test_search_finds_a_word_only_lesson_one_has(browser, server, built_site):
+    word = word_only_in_lesson_one(built_site)
+    visit = PageVisit(browser, server + "/")
+    visit.page.keyboard.press("/")  # Material's shortcut to focus the search box
+    visit.page.locator("input.md-search__input").fill(word)
+    result = visit.page.locator(".md-search-result__item a").first
+    result.wait_for(timeout=15000)
+    assert "lessons/01-neuron-and-layer/" in result.get_attribute("href"), word
+    assert visit.problems == []
+    visit.close()
+
+
+def test_pages_fit_a_phone_screen(browser, server):
+    failures = []
+    for source, url in page_urls(server):
+        visit = PageVisit(browser, url, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        width = visit.page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        if width[0] > width[1] + 1:
+            failures.append(f"{source}: page is {width[0]}px wide on a {width[1]}px screen")
+        visit.close()
+    assert failures == []

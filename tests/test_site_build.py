@@ -1,0 +1,105 @@
+"""The strict build: every page rendered, every generator run, nothing fetched from elsewhere."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import yaml
+
+from tests import pagekit
+from tests.page_blocks import STATS
+
+
+def nav_sources() -> list[str]:
+    class Loader(yaml.SafeLoader):
+        pass
+
+    # mkdocs.yml may hold !ENV and python tags; they are irrelevant to the nav.
+    Loader.add_multi_constructor("", lambda loader, suffix, node: None)
+    config = yaml.load((pagekit.ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
+
+    def walk(entry):
+        if isinstance(entry, str):
+            yield entry
+        elif isinstance(entry, dict):
+            for value in entry.values():
+                yield from walk(value)
+        elif isinstance(entry, list):
+            for value in entry:
+                yield from walk(value)
+
+    return list(walk(config["nav"]))
+
+
+def built_page(site: Path, source: str) -> Path:
+    stem = Path(source).with_suffix("")
+    return site / ("index.html" if stem.name == "index" and stem.parent == Path(".") else stem / "index.html")
+
+
+class ResourceParser(HTMLParser):
+    """Collects every URL the browser would fetch by itself (not links a reader clicks)."""
+
+    def __init__(self):
+        super().__init__()
+        self.urls: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag in {"script", "img", "iframe", "audio", "video", "source"} and attrs.get("src"):
+            self.urls.append(attrs["src"])
+        if tag == "link" and attrs.get("href") and attrs.get("rel") not in {"canonical", "alternate"}:
+            self.urls.append(attrs["href"])
+
+
+def test_every_nav_page_is_built(built_site):
+    missing = [src for src in nav_sources() if not built_page(built_site, src).is_file()]
+    assert missing == []
+    assert all((pagekit.DOCS / src).is_file() for src in nav_sources())
+    STATS["pages built"] = len(nav_sources())
+
+
+def test_every_page_is_in_the_nav():
+    in_nav = set(nav_sources())
+    pages = {str(p.relative_to(pagekit.DOCS)) for p in pagekit.pages()}
+    labs = {str(p.relative_to(pagekit.DOCS)) for p in (pagekit.DOCS / "labs").glob("*.py")}
+    assert sorted((pages | labs) - in_nav) == []
+
+
+def test_nothing_is_fetched_from_another_host(built_site):
+    offenders = []
+    for html_file in built_site.rglob("*.html"):
+        text = html_file.read_text(encoding="utf-8")
+        parser = ResourceParser()
+        parser.feed(text)
+        for url in parser.urls:
+            if re.match(r"^(https?:)?//", url):
+                offenders.append(f"{html_file.relative_to(built_site)}: {url}")
+        for url in re.findall(r"""import\(\s*["'](https?://[^"']+)""", text):
+            offenders.append(f"{html_file.relative_to(built_site)}: inline import {url}")
+    assert offenders == []
+
+
+def test_generated_figures_and_tables_are_in_the_pages(built_site):
+    figures = tables = notebooks = 0
+    for source in nav_sources():
+        text = built_page(built_site, source).read_text(encoding="utf-8")
+        figures += text.count('<figure class="mlp-figure">')
+        figures += len(re.findall(r'<img[^>]+src="data:image/png;base64', text))
+        tables += text.count("<table")
+        if source.endswith(".py"):
+            notebooks += 1
+            assert "jp-OutputArea" in text, f"{source}: notebook has no executed output"
+    STATS["figures generated"] = figures
+    STATS["tables generated"] = tables
+    STATS["notebooks executed"] = notebooks
+    assert figures > 0 and tables > 0
+
+
+def test_every_lab_has_a_notebook_download(built_site):
+    for lab in (pagekit.DOCS / "labs").glob("*.py"):
+        notebook = built_site / "labs" / f"{lab.stem}.ipynb"
+        assert notebook.is_file(), f"no downloadable notebook for {lab.name}"
+        page = (built_site / "labs" / lab.stem / "index.html").read_text(encoding="utf-8")
+        assert f'href="../{lab.stem}.ipynb"' in page
