@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+from mlp_ref.initialization import kaiming_gain
 from mlp_ref.validation import ShapeError, as_generator
 
 INITS = ("naive", "scaled_output", "kaiming")
@@ -123,7 +124,7 @@ def init_char_mlp(config: CharMLPConfig, seed) -> CharMLP:
         params["W2"] *= 0.01
         params["b2"][:] = 0.0
     if config.init == "kaiming":
-        params["W1"] *= (5 / 3) / np.sqrt(c * E)
+        params["W1"] *= kaiming_gain("tanh") / np.sqrt(c * E)
         b1 *= 0.01
     buffers = {}
     if config.batch_norm:

@@ -123,6 +123,24 @@ class LabReport:
         return sum(word not in train_set for word in self.samples)
 
 
+def prepare_data(words: list[str], settings: LabSettings, vocabulary: Vocabulary
+                 ) -> tuple[dict[str, list[str]], dict[str, tuple[np.ndarray, np.ndarray]]]:
+    """Drop repeated words, split by ``settings.seed`` and build the context windows.
+
+    Returns
+    -------
+    splits : dict
+        ``"train"``, ``"val"``, ``"test"`` -> list of words.
+    windows : dict
+        The same keys -> ``(X, Y)`` with X (N, context) and Y (N,) token indices.
+    """
+    unique = unique_words(words)
+    check_words(unique, vocabulary)
+    train_w, val_w, test_w = split_words(unique, settings.seed)
+    splits = {"train": train_w, "val": val_w, "test": test_w}
+    return splits, {name: build_windows(part, vocabulary, settings.context) for name, part in splits.items()}
+
+
 def run_experiment(words: list[str], settings: LabSettings, vocabulary: Vocabulary | None = None,
                    *, progress: bool = False) -> LabReport:
     """Split ``words``, fit the bigram baseline, train every variant for every seed, sample.
@@ -142,11 +160,7 @@ def run_experiment(words: list[str], settings: LabSettings, vocabulary: Vocabula
     LabReport
     """
     vocabulary = Vocabulary.letters() if vocabulary is None else vocabulary
-    unique = unique_words(words)
-    check_words(unique, vocabulary)
-    train_w, val_w, test_w = split_words(unique, settings.seed)
-    splits = {"train": train_w, "val": val_w, "test": test_w}
-    windows = {name: build_windows(part, vocabulary, settings.context) for name, part in splits.items()}
+    splits, windows = prepare_data(words, settings, vocabulary)
     bigram = fit_bigram(*windows["train"], vocabulary.size, alpha=settings.alpha)
     bigram_losses = {name: bigram_loss(bigram, *xy) for name, xy in windows.items()}
 
@@ -172,7 +186,8 @@ def run_experiment(words: list[str], settings: LabSettings, vocabulary: Vocabula
         bar.close()
     chosen = int(np.argmin([r.val_loss.mean() for r in results]))
     samples = sample_words(results[chosen].models[0], vocabulary, settings.n_samples, settings.seed)
-    return LabReport(settings, vocabulary, len(words) - len(unique), splits, windows, bigram,
+    n_duplicates = len(words) - sum(len(part) for part in splits.values())
+    return LabReport(settings, vocabulary, n_duplicates, splits, windows, bigram,
                      bigram_losses, results, chosen, samples)
 
 
@@ -182,12 +197,12 @@ def _mean_sd(values: np.ndarray, precision: int = 3) -> str:
     return f"{format_number(values.mean(), precision)} ± {format_number(values.std(ddof=1), precision)}"
 
 
-def data_table(report: LabReport) -> str:
-    """Markdown table: words, windows and word lengths of each split."""
+def data_table(splits: dict[str, list[str]], windows: dict[str, tuple[np.ndarray, np.ndarray]]) -> str:
+    """Markdown table: words, windows and word lengths of each split (from :func:`prepare_data`)."""
     rows = []
-    for name, words in report.splits.items():
+    for name, words in splits.items():
         lengths = np.array([len(w) for w in words])
-        rows.append([name, format_count(len(words)), format_count(len(report.windows[name][1])),
+        rows.append([name, format_count(len(words)), format_count(len(windows[name][1])),
                      format_number(lengths.mean(), 2), format_count(int(lengths.min())),
                      format_count(int(lengths.max()))])
     return markdown_table(["split", "words", "windows", "mean length", "shortest", "longest"], rows, "lrrrrr")
@@ -203,6 +218,14 @@ def results_table(report: LabReport) -> str:
                      _mean_sd(result.train_loss), _mean_sd(result.val_loss),
                      _mean_sd(result.test_loss) if chosen else "—"])
     return markdown_table(["model", "parameters", "train loss", "validation loss", "test loss"], rows, "lrrrr")
+
+
+def command_line(settings: LabSettings) -> str:
+    """The command that prints the report of ``settings`` on the census names."""
+    s = settings
+    return (f"python -m mlp_ref.charlm_cli --steps {s.steps} --seed {s.seed} --seeds {s.n_seeds} "
+            f"--context {s.context} --emb {s.emb_dim} --hidden {s.hidden} --batch {s.batch_size} "
+            f"--lr {s.lr} --momentum {s.momentum} --alpha {s.alpha} --samples {s.n_samples}")
 
 
 def settings_line(report: LabReport) -> str:
@@ -226,7 +249,7 @@ def format_report(report: LabReport) -> str:
     return "\n\n".join([
         settings_line(report),
         f"Data: {format_count(sum(len(w) for w in report.splits.values()))} unique words{dropped}, "
-        f"vocabulary of {report.vocabulary.size} tokens.\n" + data_table(report),
+        f"vocabulary of {report.vocabulary.size} tokens.\n" + data_table(report.splits, report.windows),
         "Results:\n" + results_table(report),
         samples_line(report),
     ])
@@ -246,9 +269,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--batch", type=int, default=defaults.batch_size)
     parser.add_argument("--lr", type=float, default=defaults.lr)
     parser.add_argument("--momentum", type=float, default=defaults.momentum)
+    parser.add_argument("--alpha", type=float, default=defaults.alpha, help="bigram pseudo-count")
     parser.add_argument("--samples", type=int, default=defaults.n_samples)
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     return parser.parse_args(argv)
+
+
+def settings_from_args(args: argparse.Namespace) -> LabSettings:
+    """The :class:`LabSettings` named by parsed command-line arguments."""
+    return LabSettings(steps=args.steps, seed=args.seed, n_seeds=args.seeds, context=args.context,
+                       emb_dim=args.emb, hidden=args.hidden, batch_size=args.batch, lr=args.lr,
+                       momentum=args.momentum, alpha=args.alpha, n_samples=args.samples)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -262,9 +293,7 @@ def main(argv: list[str] | None = None) -> int:
             words, vocabulary = load_words(args.words, build_vocabulary=args.build_vocab)
         except (OSError, ValueError) as error:
             raise SystemExit(f"--words: {error}") from None
-    settings = LabSettings(steps=args.steps, seed=args.seed, n_seeds=args.seeds, context=args.context,
-                           emb_dim=args.emb, hidden=args.hidden, batch_size=args.batch, lr=args.lr,
-                           momentum=args.momentum, n_samples=args.samples)
+    settings = settings_from_args(args)
     report = run_experiment(words, settings, vocabulary, progress=not args.no_progress)
     print(format_report(report))
     return 0

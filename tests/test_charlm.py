@@ -29,7 +29,7 @@ from mlp_ref.charlm import (
     train,
     train_step,
 )
-from mlp_ref.charlm_cli import LabSettings, format_report, run_experiment
+from mlp_ref.charlm_cli import LabSettings, command_line, format_report, parse_args, run_experiment, settings_from_args
 from mlp_ref.charlm_data import (
     Vocabulary,
     build_windows,
@@ -312,3 +312,11 @@ def test_cli_reports_a_bad_word_file(tmp_path):
     run = subprocess.run([sys.executable, "-m", "mlp_ref.charlm_cli", "--words", str(path), "--no-progress"],
                          cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert run.returncode != 0 and "'Z' at position 0" in run.stderr and "--build-vocab" in run.stderr
+
+
+def test_printed_command_line_names_the_same_settings():
+    settings = LabSettings(steps=123, seed=9, n_seeds=2, context=4, emb_dim=5, hidden=17, batch_size=16,
+                           lr=0.2, momentum=0.05, alpha=0.5, n_samples=7)
+    argv = command_line(settings).split()
+    assert argv[:3] == ["python", "-m", "mlp_ref.charlm_cli"]
+    assert settings_from_args(parse_args(argv[3:])) == settings
