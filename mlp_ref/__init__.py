@@ -29,6 +29,7 @@ from mlp_ref.trace import Step, Trace, trace  # noqa: F401
 from mlp_ref.approximation import (  # noqa: F401
     ReLUNetwork, count_linear_pieces, max_error, relu_interpolant, sawtooth, tent, tent_network,
 )
+from mlp_ref.data import Splits, check_partition, digits_splits, load_mnist, load_mnist_npz, read_idx  # noqa: F401
 from mlp_ref.transformer_counts import (  # noqa: F401
     Breakdown, Component, MoECount, attention_params, deepseek_v3, embedding_params, ffn_params,
     gated_ffn_params, gpt2_small, mla_params, moe_params, qwen3_0_6b, swiglu_hidden, transformer_base,

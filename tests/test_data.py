@@ -1,0 +1,195 @@
+"""Tests of mlp_ref.data: digits splits and MNIST loaders on files written here."""
+
+import gzip
+import struct
+
+import numpy as np
+import pytest
+
+from mlp_ref.data import check_partition, digits_splits, load_mnist, load_mnist_npz
+from mlp_ref.validation import ShapeError
+
+
+
+def _needs_sklearn():
+    pytest.importorskip("sklearn", reason="digits_splits needs scikit-learn's bundled digits")
+
+
+# --- digits -------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def splits():
+    _needs_sklearn()
+    return digits_splits(seed=0)
+
+
+def test_digits_splits_sizes_and_scaling(splits):
+    n = len(splits.y_train) + len(splits.y_val) + len(splits.y_test)
+    assert n == 1797
+    assert len(splits.y_test) == round(0.15 * 1797) == len(splits.y_val)
+    for X, y in ((splits.X_train, splits.y_train), (splits.X_val, splits.y_val), (splits.X_test, splits.y_test)):
+        assert X.shape == (len(y), 64) and X.dtype == np.float64
+        assert X.min() >= 0.0 and X.max() <= 1.0
+    assert splits.X_train.max() == 1.0  # 16 / 16
+
+
+def test_digits_splits_match_sklearn_rows(splits):
+    from sklearn.datasets import load_digits
+
+    data = load_digits()
+    np.testing.assert_array_equal(splits.X_test * 16, data.data[splits.test_idx])
+    np.testing.assert_array_equal(splits.y_val, data.target[splits.val_idx])
+
+
+def test_digits_splits_disjoint_and_covering(splits):
+    all_idx = np.concatenate([splits.train_idx, splits.val_idx, splits.test_idx])
+    assert np.array_equal(np.sort(all_idx), np.arange(1797))
+
+
+def test_digits_splits_are_stratified(splits):
+    from sklearn.datasets import load_digits
+
+    overall = np.bincount(load_digits().target, minlength=10) / 1797
+    for y in (splits.y_train, splits.y_val, splits.y_test):
+        counts = np.bincount(y, minlength=10)
+        assert np.all(np.abs(counts - overall * len(y)) <= 1.0)
+
+
+def test_digits_splits_reproducible_by_seed(splits):
+    again = digits_splits(seed=0)
+    other = digits_splits(seed=1)
+    assert np.array_equal(again.test_idx, splits.test_idx)
+    assert not np.array_equal(other.test_idx, splits.test_idx)
+
+
+def test_digits_splits_counts_and_bad_sizes():
+    _needs_sklearn()
+    s = digits_splits(seed=3, val_size=100, test_size=200)
+    assert (len(s.y_val), len(s.y_test), len(s.y_train)) == (100, 200, 1497)
+    with pytest.raises(ValueError, match="test_size: expected a fraction"):
+        digits_splits(seed=0, test_size=1.5)
+    with pytest.raises(ValueError, match="val_size, test_size"):
+        digits_splits(seed=0, val_size=0.5, test_size=0.6)
+    with pytest.raises(TypeError, match="seed"):
+        digits_splits(seed=None)
+
+
+def test_check_partition_raises_on_overlap_and_gaps():
+    check_partition(np.array([0, 2]), np.array([1]), np.array([3]), 4)
+    with pytest.raises(ValueError, match="train_idx and test_idx: expected disjoint.*1 shared rows"):
+        check_partition(np.array([0, 2]), np.array([1]), np.array([2, 3]), 4)
+    with pytest.raises(ValueError, match="cover rows 0..4"):
+        check_partition(np.array([0, 2]), np.array([1]), np.array([3]), 5)
+    with pytest.raises(ValueError, match="val_idx: contains repeated"):
+        check_partition(np.array([0]), np.array([1, 1]), np.array([2]), 3)
+
+
+# --- MNIST IDX ----------------------------------------------------------------------
+
+
+def idx_bytes(array, type_code=0x08):
+    """IDX encoding written from the format description, independently of the loader."""
+    array = np.asarray(array, dtype=np.uint8)
+    header = bytes([0, 0, type_code, array.ndim]) + b"".join(struct.pack(">I", d) for d in array.shape)
+    return header + array.tobytes()
+
+
+@pytest.fixture
+def tiny():
+    rng = np.random.default_rng(0)
+    images = rng.integers(0, 256, size=(3, 28, 28), dtype=np.uint8)
+    images[0, 0, 0], images[1, 27, 27] = 255, 0
+    labels = np.array([7, 0, 9], dtype=np.uint8)
+    return images, labels
+
+
+def write(path, data):
+    path.write_bytes(data)
+    return path
+
+
+@pytest.mark.parametrize("gzipped", [False, True])
+def test_load_mnist_plain_and_gzipped(tmp_path, tiny, gzipped):
+    images, labels = tiny
+    pack = gzip.compress if gzipped else (lambda b: b)
+    X, y = load_mnist(write(tmp_path / "img", pack(idx_bytes(images))),
+                      write(tmp_path / "lab", pack(idx_bytes(labels))))
+    assert X.shape == (3, 784) and X.dtype == np.float64
+    assert y.tolist() == [7, 0, 9]
+    assert X[0, 0] == 1.0 and X[1, 783] == 0.0
+    assert X[2, 28 * 5 + 3] == images[2, 5, 3] / 255  # row-major flattening
+
+
+def test_load_mnist_wrong_magic(tmp_path, tiny):
+    images, labels = tiny
+    lab = write(tmp_path / "lab", idx_bytes(labels))
+    with pytest.raises(ValueError, match="wrong magic number: expected 0x00000803.*received 0x00000801"):
+        load_mnist(lab, lab)  # labels passed as images
+    with pytest.raises(ValueError, match="wrong magic number.*received 0x00000d03"):
+        load_mnist(write(tmp_path / "f32", idx_bytes(images, type_code=0x0D)), lab)
+
+
+def test_load_mnist_truncated(tmp_path, tiny):
+    images, labels = tiny
+    lab = write(tmp_path / "lab", idx_bytes(labels))
+    data = idx_bytes(images)
+    with pytest.raises(ValueError, match="truncated file: dimensions \\(3, 28, 28\\) need 2368 bytes, file has 2367"):
+        load_mnist(write(tmp_path / "cut", data[:-1]), lab)
+    with pytest.raises(ValueError, match="truncated file: header"):
+        load_mnist(write(tmp_path / "hdr", data[:10]), lab)
+    with pytest.raises(ValueError, match="truncated file: 2 bytes"):
+        load_mnist(write(tmp_path / "tiny", data[:2]), lab)
+    with pytest.raises(ValueError, match="damaged gzip"):
+        load_mnist(write(tmp_path / "gz", gzip.compress(data)[:-20]), lab)
+    with pytest.raises(ValueError, match="1 unexpected bytes"):
+        load_mnist(write(tmp_path / "long", data + b"\x00"), lab)
+
+
+def test_load_mnist_mismatched_counts_and_dims(tmp_path, tiny):
+    images, labels = tiny
+    img = write(tmp_path / "img", idx_bytes(images))
+    with pytest.raises(ValueError, match="mismatched counts: 3 images but 2 labels"):
+        load_mnist(img, write(tmp_path / "lab2", idx_bytes(labels[:2])))
+    with pytest.raises(ShapeError, match="expected 28x28 images, received 8x8"):
+        load_mnist(write(tmp_path / "small", idx_bytes(np.zeros((3, 8, 8)))), write(tmp_path / "lab", idx_bytes(labels)))
+    with pytest.raises(ValueError, match="expected digits 0..9, received values from 0 to 12"):
+        load_mnist(img, write(tmp_path / "bad", idx_bytes([7, 0, 12])))
+
+
+# --- MNIST npz ----------------------------------------------------------------------
+
+
+def test_load_mnist_npz(tmp_path, tiny):
+    images, labels = tiny
+    path = tmp_path / "mnist.npz"
+    np.savez_compressed(path, x_train=images, y_train=labels.astype(np.int64),
+                        x_test=images[:1].reshape(1, 784) / 255.0, y_test=labels[:1])
+    X, y = load_mnist_npz(path)
+    assert X.shape == (3, 784) and y.tolist() == [7, 0, 9]
+    assert X[2, 28 * 5 + 3] == images[2, 5, 3] / 255
+    X_test, y_test = load_mnist_npz(path, "x_test", "y_test")
+    assert X_test.shape == (1, 784) and y_test.tolist() == [7]
+
+
+def test_load_mnist_npz_errors(tmp_path, tiny):
+    images, labels = tiny
+    path = tmp_path / "m.npz"
+    np.savez(path, x_train=images, y_train=labels)
+    with pytest.raises(KeyError, match="no array named 'x_test'.*'x_train', 'y_train'"):
+        load_mnist_npz(path, "x_test", "y_test")
+    cut = write(tmp_path / "cut.npz", path.read_bytes()[:-100])
+    with pytest.raises(ValueError, match="not a readable .npz|damaged .npz"):
+        load_mnist_npz(cut)
+    np.savez(tmp_path / "n.npz", x_train=images, y_train=labels[:2])
+    with pytest.raises(ValueError, match="mismatched counts: 3 images but 2 labels"):
+        load_mnist_npz(tmp_path / "n.npz")
+    np.savez(tmp_path / "w.npz", x_train=images.reshape(3, 28 * 28)[:, :700], y_train=labels)
+    with pytest.raises(ShapeError, match="expected shape \\(N, 28, 28\\) or \\(N, 784\\)"):
+        load_mnist_npz(tmp_path / "w.npz")
+    np.savez(tmp_path / "f.npz", x_train=images.astype(np.float64), y_train=labels)
+    with pytest.raises(ValueError, match="float pixels in \\[0, 1\\]"):
+        load_mnist_npz(tmp_path / "f.npz")
+    np.savez(tmp_path / "l.npz", x_train=images, y_train=labels.astype(np.float64))
+    with pytest.raises(TypeError, match="labels: expected integers"):
+        load_mnist_npz(tmp_path / "l.npz")
