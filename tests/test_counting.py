@@ -102,3 +102,15 @@ def test_memory_estimate_markdown():
 def test_memory_estimate_rejects_bad_arguments(kwargs, match):
     with pytest.raises(ValueError, match=match):
         memory_estimate([2, 3, 1], **kwargs)
+
+
+@pytest.mark.parametrize("dtype, name", [(np.float64, "float64"), (np.float32, "float32")])
+def test_memory_estimate_matches_mlp_arrays(dtype, name):
+    from mlp_ref.network import MLP
+
+    sizes, batch = [6, 5, 4, 3], 7
+    net = MLP(sizes, output="softmax", seed=0, dtype=dtype)
+    _, cache = net.forward(np.zeros((batch, 6), dtype=dtype), keep_cache=True)
+    est = memory_estimate(sizes, batch, dtype=name)
+    assert est.parameters == sum(a.nbytes for a in net.weights + net.biases)
+    assert est.activations == sum(a.nbytes for a in cache.pre_activations + cache.activations)

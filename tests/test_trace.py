@@ -156,3 +156,19 @@ def test_format_value_shapes():
 def test_unknown_activation_name_lists_valid_ones():
     with pytest.raises(ValueError, match="relu"):
         trace([(W1, B1, "rleu")], [[1.0, 2.0]])
+
+
+@pytest.mark.parametrize("activation, output, d_out", [("relu", "identity", 3), ("tanh", "softmax", 3),
+                                                       ("gelu", "sigmoid", 1)])
+def test_trace_agrees_with_mlp_forward_cache(activation, output, d_out):
+    from mlp_ref.network import MLP
+
+    net = MLP([4, 5, 6, d_out], activation=activation, output=output, seed=1)
+    X = np.random.default_rng(2).normal(size=(7, 4))
+    out, cache = net.forward(X, keep_cache=True)
+    t = trace(net, X)
+    assert [s.expression for s in t][2::2] == [f"{activation}(z1)", f"{activation}(z2)", f"{output}(z3)"]
+    for layer in range(1, 4):
+        np.testing.assert_allclose(t[f"z{layer}"].value, cache.pre_activations[layer - 1], rtol=1e-14, atol=1e-15)
+        np.testing.assert_allclose(t[f"a{layer}"].value, cache.activations[layer], rtol=1e-14, atol=1e-15)
+    np.testing.assert_allclose(t["a3"].value, out, rtol=1e-14, atol=1e-15)
