@@ -180,7 +180,6 @@ def _resolve_activation(activation) -> tuple[Callable[[np.ndarray], np.ndarray],
         return activation, getattr(activation, "__name__", "f")
     if not isinstance(activation, str):
         raise TypeError(f"activation: expected a name or a callable, received {activation!r}")
-
     if activation in ("softmax", "log_softmax"):
         return getattr(activations, activation), activation
     fn, _derivative = activations.get_activation(activation)

@@ -129,3 +129,23 @@ def test_trace_accepts_relu_network():
 def test_bad_arguments(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_exact_pieces_agree_with_forward_pass_of_random_networks(seed):
+    from mlp_ref.approximation import _network_pieces
+
+    rng = np.random.default_rng(seed)
+    sizes = [1, 6, 5, 1]
+    net = ReLUNetwork([rng.normal(size=(i, o)) for i, o in zip(sizes[:-1], sizes[1:])],
+                      [rng.normal(size=o) for o in sizes[1:]])
+    pieces = _network_pieces(net, -3.0, 3.0)
+    assert pieces[0][0] == -3.0 and pieces[-1][1] == 3.0
+    assert all(p[1] == q[0] for p, q in zip(pieces[:-1], pieces[1:]))  # contiguous
+    for lo, hi, slope in pieces:
+        x = np.linspace(lo, hi, 5)
+        y = net(x)
+        # The forward pass is affine on the piece, with the reported slope.
+        np.testing.assert_allclose(np.diff(y) / np.diff(x), slope, rtol=1e-7, atol=1e-9)
+    # A dense grid can only see at least as many slope changes as there really are.
+    assert count_linear_pieces(net, -3.0, 3.0) <= count_linear_pieces(lambda x: net(x), -3.0, 3.0, n=60_000)
