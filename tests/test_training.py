@@ -1,0 +1,156 @@
+"""Training: sgd_step by hand, fit against a plain reference loop, best-epoch restore, grad_check."""
+
+import math
+
+import numpy as np
+import pytest
+
+import mlp_ref.activations
+from mlp_ref import MLP, History, fit, grad_check, sgd_step
+from mlp_ref.network import Gradients
+
+
+def test_sgd_step_by_hand():
+    net = MLP.from_arrays([[[1.0, 2.0]]], [[0.5, -0.5]])
+    sgd_step(net, Gradients([np.array([[10.0, -4.0]])], [np.array([1.0, 2.0])]), lr=0.1)
+    np.testing.assert_allclose(net.weights[0], [[0.0, 2.4]], atol=1e-15)
+    np.testing.assert_allclose(net.biases[0], [0.4, -0.7], rtol=1e-15)
+
+
+def _reference_fit(net, Xt, yt, Xv, yv, epochs, batch_size, lr, seed):
+    """fit's documented behaviour written with the public, checked, allocating API."""
+    rng = np.random.default_rng(seed)
+    history, best_loss, best = History(), math.inf, None
+    n = len(Xt)
+    for epoch in range(epochs):
+        order = rng.permutation(n)
+        loss_sum, correct = 0.0, 0
+        for start in range(0, n, batch_size):
+            rows = order[start:start + batch_size]
+            if net.output != "identity":
+                correct += int(np.sum(net.predict(Xt[rows]) == np.asarray(yt)[rows]))
+            loss, grads = net.loss_and_grads(Xt[rows], yt[rows])  # mean over len(rows)
+            loss_sum += loss * len(rows)
+            sgd_step(net, grads, lr)
+        val_loss = net.loss_and_grads(Xv, yv)[0]
+        history.train_loss.append(loss_sum / n)
+        history.train_accuracy.append(correct / n if net.output != "identity" else math.nan)
+        history.val_loss.append(val_loss)
+        history.val_accuracy.append(float(np.mean(net.predict(Xv) == yv)) if net.output != "identity" else math.nan)
+        if val_loss < best_loss:
+            best_loss, history.best_epoch = val_loss, epoch
+            best = [p.copy() for p in net.weights + net.biases]
+    for p, saved in zip(net.weights + net.biases, best):
+        p[...] = saved
+    return history
+
+
+def _data(output, n, rng):
+    X = rng.normal(size=(n, 5))
+    if output == "softmax":
+        return X, (X[:, 0] + X[:, 1] > 0).astype(int) + (X[:, 2] > 1).astype(int)
+    if output == "sigmoid":
+        return X, (X[:, 0] * X[:, 1] > 0).astype(float)
+    return X, np.stack([np.sin(X[:, 0]), X[:, 1] * X[:, 2]], axis=1)
+
+
+@pytest.mark.parametrize("activation, output, k", [
+    ("relu", "softmax", 3), ("tanh", "sigmoid", 1), ("gelu", "identity", 2), ("relu", "identity", 2),
+])
+def test_fit_equals_the_reference_loop(activation, output, k):
+    rng = np.random.default_rng(0)
+    Xt, yt = _data(output, 23, rng)   # 23 rows, batch 5: the last batch has 3 rows
+    Xv, yv = _data(output, 11, rng)
+    fast = MLP([5, 8, 6, k], activation=activation, output=output, seed=2)
+    slow = fast.copy()
+    h_fast = fit(fast, Xt, yt, Xv, yv, epochs=6, batch_size=5, lr=0.2, seed=9)
+    h_slow = _reference_fit(slow, Xt, yt, Xv, yv, epochs=6, batch_size=5, lr=0.2, seed=9)
+    for a, b in zip(fast.weights + fast.biases, slow.weights + slow.biases):
+        np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-13)
+    for field in ["train_loss", "train_accuracy", "val_loss", "val_accuracy"]:
+        np.testing.assert_allclose(getattr(h_fast, field), getattr(h_slow, field), rtol=1e-10, err_msg=field)
+    assert h_fast.best_epoch == h_slow.best_epoch
+
+
+def test_best_validation_weights_are_restored():
+    rng = np.random.default_rng(1)
+    Xt, yt = _data("softmax", 60, rng)
+    Xv, yv = _data("softmax", 30, rng)
+    net = MLP([5, 16, 3], output="softmax", seed=0)
+    # a learning rate this large makes the validation loss jump around
+    h = fit(net, Xt, yt, Xv, yv, epochs=15, batch_size=8, lr=2.0, seed=0)
+    assert len(h.val_loss) == 15
+    assert h.best_epoch == int(np.argmin(h.val_loss))
+    assert h.best_epoch != 14, "pick a setting where the last epoch is not the best"
+    assert net.loss_and_grads(Xv, yv)[0] == pytest.approx(min(h.val_loss), rel=1e-12)
+
+
+def test_fit_is_deterministic_given_the_seed():
+    rng = np.random.default_rng(2)
+    Xt, yt = _data("softmax", 40, rng)
+    runs = []
+    for seed in (5, 5, 6):
+        net = MLP([5, 7, 3], output="softmax", seed=0)
+        runs.append((fit(net, Xt, yt, Xt, yt, epochs=3, batch_size=7, lr=0.1, seed=seed), net))
+    assert runs[0][0] == runs[1][0]
+    np.testing.assert_array_equal(runs[0][1].weights[0], runs[1][1].weights[0])
+    assert runs[0][0].train_loss != runs[2][0].train_loss
+
+
+def test_fit_learns_digits():
+    from sklearn.datasets import load_digits
+    X, y = load_digits(return_X_y=True)
+    X = X / 16.0
+    order = np.random.default_rng(0).permutation(len(X))
+    train, val = order[:1400], order[1400:]
+    net = MLP([64, 32, 16, 10], output="softmax", seed=0)
+    h = fit(net, X[train], y[train], X[val], y[val], epochs=10, batch_size=64, lr=0.1, seed=0)
+    assert h.train_loss[-1] < h.train_loss[0] < math.log(10) + 1
+    assert max(h.val_accuracy) > 0.9   # chance is 0.1
+    assert np.mean(net.predict(X[val]) == y[val]) == h.val_accuracy[h.best_epoch]
+
+
+def test_progress_bar(capsys):
+    pytest.importorskip("tqdm", reason="tqdm is not installed")
+    rng = np.random.default_rng(3)
+    Xt, yt = _data("sigmoid", 20, rng)
+    fit(MLP([5, 4, 1], output="sigmoid"), Xt, yt, Xt, yt, epochs=2, batch_size=8, lr=0.1, seed=0, progress=True)
+    assert "epochs" in capsys.readouterr().err
+
+
+def test_float32_training_runs_in_float32():
+    rng = np.random.default_rng(4)
+    Xt, yt = _data("softmax", 50, rng)
+    net = MLP([5, 8, 3], output="softmax", seed=0, dtype=np.float32)
+    h = fit(net, Xt, yt, Xt, yt, epochs=3, batch_size=16, lr=0.1, seed=0)
+    assert net.weights[0].dtype == np.float32 and all(np.isfinite(h.train_loss))
+
+
+@pytest.mark.parametrize("activation", sorted(mlp_ref.activations.ACTIVATIONS))
+@pytest.mark.parametrize("output", ["identity", "sigmoid", "softmax"])
+def test_grad_check_passes_for_every_activation_and_head(activation, output):
+    rng = np.random.default_rng(5)
+    k = {"identity": 2, "sigmoid": 1, "softmax": 3}[output]
+    net = MLP([4, 6, 5, k], activation=activation, output=output, seed=3)
+    for b in net.biases:  # keep ReLU-family inputs off their kink at exactly 0
+        b[:] = rng.normal(size=b.shape) * 0.5
+    X = rng.normal(size=(7, 4))
+    y = {"identity": rng.normal(size=(7, 2)), "sigmoid": rng.integers(0, 2, 7).astype(float),
+         "softmax": rng.integers(0, 3, 7)}[output]
+    assert grad_check(net, X, y) < 1e-6
+
+
+def test_grad_check_catches_a_wrong_derivative(monkeypatch):
+    rng = np.random.default_rng(6)
+    net = MLP([4, 6, 3], activation="tanh", output="softmax", seed=3)
+    X, y = rng.normal(size=(5, 4)), rng.integers(0, 3, 5)
+    tanh, _ = mlp_ref.activations._KERNELS["tanh"]
+    monkeypatch.setitem(mlp_ref.activations._KERNELS, "tanh", (tanh, lambda z: 1.0 - tanh(z)))  # wrong
+    assert grad_check(net, X, y) > 1e-2
+
+
+def test_grad_check_subsamples_big_networks():
+    rng = np.random.default_rng(7)
+    net = MLP([30, 40, 5], activation="tanh", output="softmax", seed=0)   # 1445 parameters
+    error = grad_check(net, rng.normal(size=(4, 30)), rng.integers(0, 5, 4), max_params=60, seed=1)
+    assert error < 1e-6
