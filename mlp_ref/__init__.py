@@ -19,7 +19,18 @@ from mlp_ref.activations import (  # noqa: F401
     leaky_relu_grad, sigmoid, sigmoid_grad, tanh, tanh_grad, gelu, gelu_grad, gelu_tanh,
     gelu_tanh_grad, silu, silu_grad, softplus, softplus_grad, softmax, log_softmax,
 )
-from mlp_ref.network import affine, dense, linear_from_torch, linear_to_torch  # noqa: F401
+from mlp_ref.network import (  # noqa: F401
+    MLP, ForwardCache, Gradients, affine, dense, linear_from_torch, linear_to_torch,
+)
+from mlp_ref.initialization import (  # noqa: F401
+    INITIALIZERS, get_initializer, he_normal, he_uniform, kaiming_gain, xavier_normal,
+    xavier_uniform, zeros,
+)
+from mlp_ref.losses import (  # noqa: F401
+    binary_cross_entropy_with_logits, binary_cross_entropy_with_logits_grad, cross_entropy,
+    cross_entropy_grad, mse, mse_grad,
+)
+from mlp_ref.training import History, fit, grad_check, sgd_step  # noqa: F401
 
 # --- counting, traces, approximation, data ---
 from mlp_ref.tables import format_count, format_number, markdown_table  # noqa: F401
