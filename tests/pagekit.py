@@ -62,6 +62,7 @@ class Block:
     continues: "Block | None" = None
     importorskip: str | None = None
     snippets: list[str] = field(default_factory=list)  # names of the embedded snippet files
+    expected_fence: Fence | None = None  # the fence that shows the output on the page
 
     def chain(self) -> list["Block"]:
         """Every block whose state this one builds on, oldest first, then itself."""
@@ -137,6 +138,7 @@ def blocks(page: Path) -> list[Block]:
             if not result or result[-1].expected_output is not None:
                 raise ValueError(f"{where}: expected-output marker with no python block before it to attach to")
             result[-1].expected_output = fence.code
+            result[-1].expected_fence = fence
             continue
         if not fence.runs_in_tests:
             continue

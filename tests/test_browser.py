@@ -181,8 +181,9 @@ def word_only_in_lesson_one(built_site) -> str:
 def test_search_finds_a_word_only_lesson_one_has(browser, server, built_site):
     word = word_only_in_lesson_one(built_site)
     visit = PageVisit(browser, server + "/")
-    visit.page.keyboard.press("/")  # Material's shortcut to focus the search box
-    visit.page.locator("input.md-search__input").fill(word)
+    box = visit.page.locator("input.md-search__input")
+    box.click()
+    box.press_sequentially(word, delay=30)  # Material searches on key events, not on fill()
     result = visit.page.locator(".md-search-result__item a").first
     result.wait_for(timeout=15000)
     assert "lessons/01-neuron-and-layer/" in result.get_attribute("href"), word
