@@ -27,8 +27,8 @@ TARGET = 0.6
 def numpy_runner(config: CharMLPConfig, X: np.ndarray, Y: np.ndarray):
     model = init_char_mlp(config, 0)
 
-    def run() -> None:
-        for step in range(STEPS):
+    def run(steps: int) -> None:
+        for step in range(steps):
             rows = slice((step % 8) * 32, (step % 8) * 32 + 32)
             train_step(model, X[rows], Y[rows], 0.01)
     return run
@@ -56,23 +56,23 @@ def torch_runner(torch, config: CharMLPConfig, X: np.ndarray, Y: np.ndarray):
                 value -= 0.01 * value.grad
                 value.grad = None
 
-    def run() -> None:
-        for s in range(STEPS):
+    def run(steps: int) -> None:
+        for s in range(steps):
             rows = slice((s % 8) * 32, (s % 8) * 32 + 32)
             step(Xt[rows], Yt[rows])
     return run
 
 
-def median_step_times(runners) -> list[float]:
-    """Median seconds per step of each runner, timed in alternation."""
+def median_step_times(runners, steps: int = STEPS, repeats: int = REPEATS) -> list[float]:
+    """Median seconds per step of each runner, timed in ``repeats`` alternating runs of ``steps`` steps."""
     for run in runners:  # warm-up
-        run()
+        run(steps)
     times = [[] for _ in runners]
-    for _ in range(REPEATS):
+    for _ in range(repeats):
         for index, run in enumerate(runners):
             start = time.perf_counter()
-            run()
-            times[index].append((time.perf_counter() - start) / STEPS)
+            run(steps)
+            times[index].append((time.perf_counter() - start) / steps)
     return [float(np.median(t)) for t in times]
 
 
