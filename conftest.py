@@ -1,2 +1,6 @@
 # Collects every page of docs/ as tests (see tests/page_blocks.py).
 pytest_plugins = ["tests.page_blocks"]
+
+# Exercise folders hold a reader's starter file and its tests, which are meant to fail
+# until the reader solves them; tests/test_exercises.py runs them in isolation instead.
+collect_ignore_glob = ["docs/exercises/*"]
