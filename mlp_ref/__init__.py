@@ -52,3 +52,6 @@ from mlp_ref.charlm import (  # noqa: F401
     Bigram, CharMLP, CharMLPConfig, backward, bigram_loss, cross_entropy, evaluate, fit_bigram, forward,
     init_char_mlp, loss_and_grads, sample_words, step_decay, train, train_step,
 )
+
+# --- lesson 8: the FFN inside a transformer ---
+from mlp_ref.ffn import Routing, ffn, gated_ffn, moe_ffn, route_top_k  # noqa: F401
