@@ -1,15 +1,21 @@
-"""Offer every lab as a downloadable Jupyter notebook.
+"""Lab pages: a downloadable notebook, and the weight of nbconvert's styles moved out.
 
 Labs are written as jupytext percent-format ``.py`` files under ``docs/labs/``; this hook
 converts each one to ``labs/<name>.ipynb`` (without outputs: the reader runs it) and puts
 a download link at the top of the lab's page.
+
+mkdocs-jupyter inlines about 590 KB of Jupyter CSS into every lab page. The hook moves
+each inline style sheet into a file named by its content's hash, written once into the
+site, so a reader on a phone downloads it once and caches it.
 """
 
 from __future__ import annotations
 
 from pathlib import PurePosixPath
 
+import hashlib
 import re
+from pathlib import Path
 
 import jupytext
 from mkdocs.structure.files import File, Files
@@ -36,10 +42,29 @@ CDN_SCRIPT = re.compile(r"<script[^>]*>(?:(?!</script>).)*?https://cdnjs\.cloudf
                         re.DOTALL)
 
 
+INLINE_STYLE = re.compile(r"<style[^>]*>(?P<css>.*?)</style>", re.DOTALL)
+LARGE_STYLE = 20_000  # bytes; small inline styles stay where they are
+_style_sheets: dict[str, str] = {}
+
+
+def _externalize_styles(html: str) -> str:
+    def replace(match: re.Match) -> str:
+        css = match["css"]
+        if len(css) < LARGE_STYLE:
+            return match[0]
+        name = f"assets/jupyter/{hashlib.sha256(css.encode()).hexdigest()[:16]}.css"
+        _style_sheets[name] = css
+        # Lab pages live at labs/<name>/, two folders below the site root.
+        return f'<link rel="stylesheet" href="../../{name}">'
+
+    return INLINE_STYLE.sub(replace, html)
+
+
 def on_page_content(html: str, page, config, files) -> str:
     if not _is_lab(page.file.src_uri):
         return html
     html = CDN_SCRIPT.sub("", html)
+    html = _externalize_styles(html)
     name = PurePosixPath(page.file.src_uri).with_suffix(".ipynb").name
     # Lab pages live at labs/<name>/, so the notebook is one folder up.
     link = (
@@ -47,3 +72,10 @@ def on_page_content(html: str, page, config, files) -> str:
         f"Download this lab as a Jupyter notebook ({name})</a></p>\n"
     )
     return link + html
+
+
+def on_post_build(config) -> None:
+    for name, css in _style_sheets.items():
+        target = Path(config.site_dir) / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(css, encoding="utf-8")

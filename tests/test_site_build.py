@@ -103,3 +103,11 @@ def test_every_lab_has_a_notebook_download(built_site):
         assert notebook.is_file(), f"no downloadable notebook for {lab.name}"
         page = (built_site / "labs" / lab.stem / "index.html").read_text(encoding="utf-8")
         assert f'href="../{lab.stem}.ipynb"' in page
+
+
+def test_lab_pages_do_not_inline_the_jupyter_style_sheet(built_site):
+    for lab in (pagekit.DOCS / "labs").glob("*.py"):
+        page = (built_site / "labs" / lab.stem / "index.html").read_text(encoding="utf-8")
+        inline_css = sum(len(css) for css in re.findall(r"<style[^>]*>(.*?)</style>", page, re.DOTALL))
+        assert inline_css < 50_000, f"{lab.name}: {inline_css} bytes of inline CSS"
+        assert '<link rel="stylesheet" href="../../assets/jupyter/' in page
