@@ -397,24 +397,50 @@ print(f"this notebook's cells ran in {time.perf_counter() - page_start:.1f} s")
 # 1. Train with `--context 5`. Does the validation loss improve, and by more than the
 #    spread across seeds?
 #
-#     ??? answer
-#         Run `python -m mlp_ref.charlm_cli --context 5` and compare
-#         the "init fixes" row with this page's table; a difference smaller than the
-#         standard deviations is not evidence either way.
+# <details><summary>Answer</summary>
+# Run <code>python -m mlp_ref.charlm_cli --context 5</code> and compare the "init fixes"
+# row with this page's table; a difference smaller than the standard deviations over
+# seeds is not evidence either way.
+# </details>
 #
 # 2. Why can batch normalization make $b_1$ redundant but not $b_2$?
 #
-#     ??? answer
-#         $b_1$ is added just before the batch mean is subtracted, so it cancels exactly;
-#         $\beta$ plays its role. $b_2$ comes after the tanh and the output layer, where
-#         nothing is normalized.
+# <details><summary>Answer</summary>
+# $b_1$ is added just before the batch mean is subtracted, so it cancels exactly, and
+# $\beta$ takes over its role. $b_2$ comes after the tanh and the output layer, where
+# nothing is normalized.
+# </details>
 #
-# 3. Train the bigram with `--alpha 0.01`. What happens to its validation loss, and why?
+# 3. Smoothing adds `alpha` to every bigram count. Try `--alpha 0.01` and `--alpha 3`
+#    and explain the direction of the change in the bigram's validation loss.
 #
-#     ??? answer
-#         Pairs that never occur in training get almost no probability; a validation name
-#         that contains one pays a large loss. The smoothing constant trades a little
-#         training fit for robustness to unseen pairs.
+# <details><summary>Answer</summary>
+# Smoothing protects against (previous, next) pairs that never occur in the training
+# split: without it such a pair has probability zero and infinite loss. Count how many
+# validation windows contain an unseen pair (for example with <code>fit_bigram</code>
+# and <code>alpha</code> tiny, then look for the largest per-window losses). When almost
+# every validation pair was seen in training, less smoothing fits the data better, and a
+# large <code>alpha</code> pulls every row of the table towards uniform.
+# </details>
+#
+# ## Check yourself
+#
+# 1. The naive initialization's first loss is far above $\ln V$. What would a loss *below*
+#    $\ln V$ at step 0 mean?
+#
+# <details><summary>Answer</summary>
+# That the untrained model already prefers the right characters, which can only happen by
+# luck on a small sample or because the evaluation leaks training information. On the
+# full training split a random initialization should start at or above ln V.
+# </details>
+#
+# 2. Why is the test loss reported for one model only?
+#
+# <details><summary>Answer</summary>
+# Choosing among models by their test loss would turn the test split into a second
+# validation split, and the reported number would be optimistic. The choice is made on
+# validation loss; the test split is used once, for the chosen model.
+# </details>
 #
 # ## Sources
 #
@@ -423,4 +449,5 @@ print(f"this notebook's cells ran in {time.perf_counter() - page_start:.1f} s")
 # * K. He, X. Zhang, S. Ren, J. Sun. Delving Deep into Rectifiers. *ICCV* 2015 (Kaiming
 #   initialization); the tanh gain 5/3 as in `torch.nn.init.calculate_gain`.
 # * S. Ioffe, C. Szegedy. Batch Normalization. *ICML* 2015.
-# * The `names` package (PyPI, version 0.3.0), with the 1990 US census first-name lists.
+# * The `names` package (PyPI, version 0.3.0); its metadata states that the name lists are
+#   derived from 1990 US Census data.
