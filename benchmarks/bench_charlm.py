@@ -7,6 +7,11 @@ the report is the median time per step and the ratio NumPy / PyTorch (below 1: N
 faster). Target ratio: <= 0.6 in float64 without batch norm. Without torch the benchmark
 prints why and exits 0.
 
+Both sides run on one thread (``torch.set_num_threads(1)``, and OpenBLAS limited through
+threadpoolctl): at these sizes a second thread does not help either library, and on a
+shared 2-core machine spinning worker threads make the timings depend on the load
+(PyTorch's by more than an order of magnitude) rather than on the code.
+
 Run: ``python benchmarks/bench_charlm.py`` from the repository root (``make bench``).
 """
 
@@ -64,15 +69,32 @@ def torch_runner(torch, config: CharMLPConfig, X: np.ndarray, Y: np.ndarray):
 
 
 def median_step_times(runners, steps: int = STEPS, repeats: int = REPEATS) -> list[float]:
-    """Median seconds per step of each runner, timed in ``repeats`` alternating runs of ``steps`` steps."""
-    for run in runners:  # warm-up
-        run(steps)
+    """Median seconds per step of each runner, timed in ``repeats`` alternating runs of ``steps`` steps.
+
+    Runs with one thread for NumPy's BLAS and for PyTorch (restored afterwards).
+    """
+    from threadpoolctl import threadpool_limits
+
+    try:
+        import torch
+    except ModuleNotFoundError:
+        torch = None
+    torch_threads = torch.get_num_threads() if torch is not None else None
     times = [[] for _ in runners]
-    for _ in range(repeats):
-        for index, run in enumerate(runners):
-            start = time.perf_counter()
-            run(steps)
-            times[index].append((time.perf_counter() - start) / steps)
+    with threadpool_limits(limits=1):
+        if torch is not None:
+            torch.set_num_threads(1)
+        try:
+            for run in runners:  # warm-up
+                run(steps)
+            for _ in range(repeats):
+                for index, run in enumerate(runners):
+                    start = time.perf_counter()
+                    run(steps)
+                    times[index].append((time.perf_counter() - start) / steps)
+        finally:
+            if torch is not None:
+                torch.set_num_threads(torch_threads)
     return [float(np.median(t)) for t in times]
 
 
@@ -85,7 +107,7 @@ def main() -> int:
     rng = np.random.default_rng(0)
     X, Y = rng.integers(0, 27, (256, 3)), rng.integers(0, 27, 256)
     print(f"one training step, context 3, embedding 10, hidden 200, batch 32; median of {REPEATS} alternating "
-          f"runs of {STEPS} steps; torch {torch.__version__} with {torch.get_num_threads()} threads, numpy {np.__version__}")
+          f"runs of {STEPS} steps; one thread each; torch {torch.__version__}, numpy {np.__version__}")
     print(f"{'dtype':8} {'batch norm':10} {'numpy us':>9} {'torch us':>9} {'ratio':>6}")
     headline = None
     for dtype in ("float64", "float32"):

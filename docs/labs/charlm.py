@@ -344,8 +344,10 @@ plt.show()
 # A training step here is a handful of small matrix products, so interpreter overhead
 # dominates. `benchmarks/bench_charlm.py` times one step (context 3, embedding 10,
 # hidden 200, batch 32, float64, no batch norm) of this NumPy code against the same
-# model in PyTorch with autograd on the CPU, in alternating runs. A shorter run of the
-# same measurement, made while this page was built:
+# model in PyTorch with autograd on the CPU, in alternating runs, one thread on each side
+# (a second thread does not help at these sizes, and idle threads spinning on a shared
+# machine make the timings depend on the load). A shorter run of the same measurement,
+# made while this page was built:
 
 # %%
 try:
