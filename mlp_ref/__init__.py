@@ -58,3 +58,6 @@ from mlp_ref.ffn import Routing, ffn, gated_ffn, moe_ffn, route_top_k  # noqa: F
 
 # --- lesson 6: initialization (signal propagation) ---
 from mlp_ref.propagation import StackStatistics, layer_statistics, random_stack  # noqa: F401
+
+# --- lesson 4: activations and output heads ---
+from mlp_ref.heads import OUTPUT_HEADS, OUTPUT_LOSSES, head_loss, head_loss_and_grads, head_loss_grad  # noqa: F401
