@@ -79,6 +79,12 @@ class LabSettings:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name}: expected a positive integer, received {value!r}")
+        if not self.lr > 0:
+            raise ValueError(f"lr: expected a positive learning rate, received {self.lr}")
+        if not 0 < self.momentum <= 1:
+            raise ValueError(f"momentum: expected a value in (0, 1], received {self.momentum}")
+        if not self.alpha > 0:
+            raise ValueError(f"alpha: expected a positive pseudo-count, received {self.alpha}")
         if self.batch_size < 2:
             raise ValueError(f"batch_size: batch normalization needs at least 2 windows per batch, received {self.batch_size}")
 
@@ -264,17 +270,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     defaults = LabSettings()
     parser.add_argument("--words", help="text file, one word per line (default: US census first names)")
     parser.add_argument("--build-vocab", action="store_true", help="take the vocabulary from the file's characters")
-    parser.add_argument("--steps", type=int, default=defaults.steps)
-    parser.add_argument("--seed", type=int, default=defaults.seed)
+    parser.add_argument("--steps", type=int, default=defaults.steps, help="SGD steps per model")
+    parser.add_argument("--seed", type=int, default=defaults.seed, help="splits the words; models use seed, seed+1, ...")
     parser.add_argument("--seeds", type=int, default=defaults.n_seeds, help="models per variant")
-    parser.add_argument("--context", type=int, default=defaults.context)
-    parser.add_argument("--emb", type=int, default=defaults.emb_dim)
-    parser.add_argument("--hidden", type=int, default=defaults.hidden)
-    parser.add_argument("--batch", type=int, default=defaults.batch_size)
-    parser.add_argument("--lr", type=float, default=defaults.lr)
-    parser.add_argument("--momentum", type=float, default=defaults.momentum)
+    parser.add_argument("--context", type=int, default=defaults.context, help="previous characters seen")
+    parser.add_argument("--emb", type=int, default=defaults.emb_dim, help="embedding width per character")
+    parser.add_argument("--hidden", type=int, default=defaults.hidden, help="tanh layer width")
+    parser.add_argument("--batch", type=int, default=defaults.batch_size, help="windows per SGD step")
+    parser.add_argument("--lr", type=float, default=defaults.lr, help="learning rate, divided by 10 halfway")
+    parser.add_argument("--momentum", type=float, default=defaults.momentum, help="batch-norm running-statistics momentum")
     parser.add_argument("--alpha", type=float, default=defaults.alpha, help="bigram pseudo-count")
-    parser.add_argument("--samples", type=int, default=defaults.n_samples)
+    parser.add_argument("--samples", type=int, default=defaults.n_samples, help="words to sample")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     return parser.parse_args(argv)
 
@@ -297,8 +303,14 @@ def main(argv: list[str] | None = None) -> int:
             words, vocabulary = load_words(args.words, build_vocabulary=args.build_vocab)
         except (OSError, ValueError) as error:
             raise SystemExit(f"--words: {error}") from None
-    settings = settings_from_args(args)
-    report = run_experiment(words, settings, vocabulary, progress=not args.no_progress)
+    try:
+        settings = settings_from_args(args)
+    except ValueError as error:
+        raise SystemExit(str(error)) from None
+    try:
+        report = run_experiment(words, settings, vocabulary, progress=not args.no_progress)
+    except ValueError as error:
+        raise SystemExit(f"--words: {error}") from None
     print(format_report(report))
     return 0
 
