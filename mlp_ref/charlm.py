@@ -140,7 +140,21 @@ def init_char_mlp(config: CharMLPConfig, seed) -> CharMLP:
 
 @dataclass
 class Cache:
-    """Intermediates of one forward pass, kept for :func:`backward` (shapes as in the module doc)."""
+    """Intermediates of one forward pass, kept for :func:`backward`.
+
+    Attributes
+    ----------
+    X : numpy.ndarray of int, shape (B, c)
+        The windows, for the scatter-add into C.
+    x : numpy.ndarray, shape (B, c*E)
+        Concatenated embeddings.
+    h : numpy.ndarray, shape (B, H)
+        tanh outputs.
+    xhat, inv_std : numpy.ndarray, shapes (B, H) and (H,), or None
+        Normalized pre-activations and 1 / sqrt(var + eps), with batch norm.
+    batch_mean, batch_var : numpy.ndarray, shape (H,), or None
+        Batch statistics (biased variance), with batch norm in training.
+    """
 
     X: np.ndarray
     x: np.ndarray
