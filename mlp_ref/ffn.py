@@ -35,7 +35,8 @@ def _as_tokens(X, name: str = "X") -> np.ndarray:
     """Check ``X`` is ``(N, d)`` or ``(B, T, d)``, finite, non-empty."""
     array = np.asarray(X)
     if array.ndim not in (2, 3):
-        raise ShapeError(f"{name}: expected shape (N, d) or (B, T, d), received shape {array.shape}")
+        hint = " (a single row of width d must be passed as shape (1, d))" if array.ndim == 1 else ""
+        raise ShapeError(f"{name}: expected shape (N, d) or (B, T, d), received shape {array.shape}{hint}")
     array = as_float_array(array, name)
     if array.size == 0:
         raise ShapeError(f"{name}: expected a non-empty array, received shape {array.shape}")

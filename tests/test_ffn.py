@@ -121,7 +121,8 @@ def test_moe_top_1_uses_the_best_expert_per_token():
 
 
 @pytest.mark.parametrize("call, message", [
-    (lambda: ffn(np.ones(3), np.ones((3, 2)), np.ones(2), np.ones((2, 3)), np.ones(3)), "X: expected shape (N, d) or (B, T, d)"),
+    (lambda: ffn(np.ones(3), np.ones((3, 2)), np.ones(2), np.ones((2, 3)), np.ones(3)), "X: expected shape (N, d) or (B, T, d), received shape (3,) (a single row"),
+    (lambda: ffn(np.ones((1, 1, 2, 3)), np.ones((3, 2)), np.ones(2), np.ones((2, 3)), np.ones(3)), "received shape (1, 1, 2, 3)"),
     (lambda: ffn(np.ones((1, 2, 3)), np.ones((4, 2)), np.ones(2), np.ones((2, 3)), np.ones(3)), "W1: expected 3 rows"),
     (lambda: ffn(np.ones((1, 3)), np.ones((3, 2)), np.ones(3), np.ones((2, 3)), np.ones(3)), "b1: expected shape (2,)"),
     (lambda: ffn(np.ones((1, 3)), np.ones((3, 2)), np.ones(2), np.ones((3, 3)), np.ones(3)), "W2: expected 2 rows"),
