@@ -24,7 +24,7 @@ $(STAMP): requirements.txt pyproject.toml
 	@touch $@
 
 serve: $(STAMP)
-	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve --strict --dev-addr $(HOST)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve --dev-addr $(HOST)
 
 site: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --clean --site-dir site
