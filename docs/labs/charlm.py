@@ -18,8 +18,10 @@
 # the lab you can train it on any word list, judge it against a counting baseline, and
 # explain what the initialization fixes and batch normalization did on this data set.
 #
-# **Prerequisites.** The lessons on activations (tanh saturation), the forward pass, and
-# initialization (Kaiming gain 5/3 for tanh).
+# **Prerequisites.** [The forward pass](../../lessons/03-forward-pass/) (shapes and the
+# cache), [activations and output heads](../../lessons/04-activations-and-heads/) (tanh
+# saturation, softmax with cross entropy from logits) and
+# [initialization](../../lessons/06-initialization/) (Kaiming gain 5/3 for tanh).
 #
 # Every number, table and figure below is computed when this page is built. The same
 # experiment runs from the command line (the exact command is printed below):
