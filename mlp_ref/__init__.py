@@ -48,9 +48,10 @@ from mlp_ref.transformer_counts import (  # noqa: F401
 
 # --- character-level language model ---
 from mlp_ref.charlm_data import Vocabulary, build_windows, load_census_names, load_words, split_words, window_rows  # noqa: F401
+# Generic names (forward, backward, cross_entropy, train, ...) stay in mlp_ref.charlm:
+# at the top level they would shadow the MLP's own (mlp_ref.cross_entropy is the loss).
 from mlp_ref.charlm import (  # noqa: F401
-    Bigram, CharMLP, CharMLPConfig, backward, bigram_loss, cross_entropy, evaluate, fit_bigram, forward,
-    init_char_mlp, loss_and_grads, sample_words, step_decay, train, train_step,
+    Bigram, CharMLP, CharMLPConfig, bigram_loss, fit_bigram, init_char_mlp, sample_words, step_decay,
 )
 
 # --- lesson 8: the FFN inside a transformer ---
