@@ -109,6 +109,7 @@ class _Workspace:
         self.params = [np.vstack([W, b]) for W, b in zip(net.weights, net.biases)]
         self.weights = [P[:-1] for P in self.params]                       # views, (d_{l-1}, d_l)
         self.grads = [np.empty_like(P) for P in self.params]
+        self._x = np.ones((batch_size, net.sizes[0] + 1), dt)                  # [X_batch, 1]
         self._a = [np.ones((batch_size, d + 1), dt) for d in net.sizes[1:-1]]  # [a_l, 1]
         self._z = [np.empty((batch_size, d), dt) for d in net.sizes[1:]]
         self._delta = [np.empty((batch_size, d), dt) for d in net.sizes[1:]]   # lr * dLoss/dz_l
@@ -123,6 +124,12 @@ class _Workspace:
                               [a[:n, :-1] for a in self._a], [d[:n] for d in self._delta],
                               [m[:n] for m in self._mask], self._rows[:n])
         return self._views[n]
+
+    def gather(self, X: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """Copy ``X[rows]`` into the input buffer; return ``[X[rows], 1]``, shape (n, d_0 + 1)."""
+        n = rows.shape[0]
+        np.take(X, rows, axis=0, out=self._x[:n, :-1])
+        return self._x[:n]
 
     def write_back(self, net: MLP) -> None:
         """Copy the augmented parameters into ``net.weights`` and ``net.biases`` (in place)."""
@@ -254,29 +261,27 @@ def fit(net: MLP, X_train, y_train, X_val, y_val, epochs: int, batch_size: int, 
         epoch_iter = tqdm(epoch_iter, desc="epochs", unit="epoch")
 
     n = X_train.shape[0]
-    X_aug = np.hstack([X_train, np.ones((n, 1), net.dtype)])   # [X, 1]: see _Workspace
     ws = _Workspace(net, batch_size)
     history = History()
     best_loss, best = math.inf, None
     for epoch in epoch_iter:
         order = rng.permutation(n)
-        X_epoch, y_epoch = X_aug[order], y_train[order]       # one gather; batches are views
         loss_sum, correct = 0.0, 0
         for start in range(0, n, batch_size):
-            stop = start + batch_size
-            batch_loss, batch_correct = _sgd_batch(ws, X_epoch[start:stop], y_epoch[start:stop], lr,
+            rows = order[start:start + batch_size]
+            batch_loss, batch_correct = _sgd_batch(ws, ws.gather(X_train, rows), y_train[rows], lr,
                                                    net.activation, net.output)
             loss_sum += batch_loss
             correct += batch_correct
         ws.write_back(net)
         val_loss, val_accuracy = _evaluate(net, X_val, y_val)
+        if not (np.isfinite(loss_sum) and np.isfinite(val_loss)):
+            raise FloatingPointError(f"fit: the loss became {loss_sum / n} (train), {val_loss} (validation) "
+                                     f"in epoch {epoch}; lower the learning rate (lr={lr})")
         history.train_loss.append(loss_sum / n)
         history.train_accuracy.append(correct / n if net.output != "identity" else float("nan"))
         history.val_loss.append(val_loss)
         history.val_accuracy.append(val_accuracy)
-        if not np.isfinite(loss_sum):
-            raise FloatingPointError(f"fit: the training loss became {loss_sum} in epoch {epoch}; "
-                                     f"lower the learning rate (lr={lr})")
         if val_loss < best_loss:
             best_loss, history.best_epoch = val_loss, epoch
             best = [p.copy() for p in net.weights + net.biases]

@@ -1,0 +1,164 @@
+"""Benchmark: mlp_ref.fit against scikit-learn's MLPClassifier and against the matmul floor.
+
+Run from the checkout: ``python benchmarks/bench_mlp.py`` (exits 0 and prints a table).
+
+Two workloads, each trained with mini-batch SGD, no momentum, no L2, constant learning rate:
+
+* ``digits``: [64, 32, 16, 10] on scikit-learn's digits (1,437 training rows after an 80/20
+  split), batch 64, 25 epochs, lr 0.1;
+* ``synthetic784``: [784, 128, 64, 10] on 10,000 synthetic rows, batch 256, 5 epochs, lr 0.1.
+
+For each, in one process with the runs alternating (ours, sklearn, floor, ours, ...), the
+median over ``REPEATS`` runs of the time per epoch of
+
+* ``mlp_ref``: ``mlp_ref.fit`` (this includes its per-epoch validation pass over the held-out
+  rows, which scikit-learn, with ``early_stopping=False``, does not do);
+* ``sklearn``: ``MLPClassifier(solver="sgd", momentum=0, alpha=0, tol=0,
+  n_iter_no_change=huge, early_stopping=False, shuffle=True)`` with the same batch and epochs;
+* ``floor``: only the matrix products of one epoch of training, for the same shapes and batch
+  sizes (forward ``X @ W``, weight gradients ``A^T @ delta``, backpropagated ``delta @ W^T``),
+  into preallocated outputs. No implementation can do the same products in less time.
+
+Targets (issue 3): mlp_ref / sklearn <= 0.4 on digits and <= 0.75 on synthetic784 in float64;
+mlp_ref / floor <= 1.6 on synthetic784 in float32. The BLAS threading is left as configured
+(no OPENBLAS_* variables are changed). Timings on a shared machine are noisy: read the
+ratios, which compare runs made side by side, rather than the absolute times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+import warnings
+
+import numpy as np
+from sklearn.datasets import load_digits
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.model_selection import train_test_split
+from sklearn.neural_network import MLPClassifier
+
+from mlp_ref import MLP, fit
+
+REPEATS = 7
+
+
+def digits_data():
+    X, y = load_digits(return_X_y=True)
+    X_train, X_val, y_train, y_val = train_test_split(X / 16.0, y, test_size=0.2, stratify=y, random_state=0)
+    return X_train, y_train, X_val, y_val
+
+
+def synthetic_data(n_train=10_000, n_val=1_000, d=784, k=10, seed=0):
+    """MNIST-sized rows: a random class prototype (scale 0.15) plus unit Gaussian noise.
+
+    Learnable in a few epochs (about 0.9 validation accuracy after 5), so that the timed runs
+    do real training rather than wandering at chance.
+    """
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, k, n_train + n_val)
+    prototypes = 0.15 * rng.standard_normal((k, d))
+    X = prototypes[y] + rng.standard_normal((n_train + n_val, d))
+    return X[:n_train], y[:n_train], X[n_train:], y[n_train:]
+
+
+def time_ours(sizes, data, epochs, batch_size, lr, dtype):
+    X_train, y_train, X_val, y_val = (a.astype(dtype) if a.dtype.kind == "f" else a for a in data)
+    net = MLP(sizes, activation="relu", output="softmax", seed=0, dtype=dtype)
+    start = time.perf_counter()
+    history = fit(net, X_train, y_train, X_val, y_val, epochs=epochs, batch_size=batch_size, lr=lr, seed=0)
+    return (time.perf_counter() - start) / epochs, history.val_accuracy[history.best_epoch]
+
+
+def time_sklearn(sizes, data, epochs, batch_size, lr, dtype):
+    X_train, y_train, X_val, y_val = (a.astype(dtype) if a.dtype.kind == "f" else a for a in data)
+    clf = MLPClassifier(tuple(sizes[1:-1]), activation="relu", solver="sgd", learning_rate="constant",
+                        learning_rate_init=lr, momentum=0.0, nesterovs_momentum=False, alpha=0.0,
+                        batch_size=batch_size, max_iter=epochs, tol=0.0, n_iter_no_change=10**9,
+                        early_stopping=False, shuffle=True, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        start = time.perf_counter()
+        clf.fit(X_train, y_train)
+        elapsed = time.perf_counter() - start
+    return elapsed / epochs, float(np.mean(clf.predict(X_val) == y_val))
+
+
+def time_floor(sizes, n_rows, batch_size, dtype):
+    """The matrix products of one training epoch, nothing else."""
+    rng = np.random.default_rng(0)
+    weights = [rng.standard_normal((a, b)).astype(dtype) for a, b in zip(sizes[:-1], sizes[1:])]
+    batches = [min(batch_size, n_rows - start) for start in range(0, n_rows, batch_size)]
+    acts = [rng.standard_normal((batch_size, d)).astype(dtype) for d in sizes]
+    deltas = [np.empty((batch_size, d), dtype) for d in sizes]
+    grads = [np.empty_like(W) for W in weights]
+    start = time.perf_counter()
+    for n in batches:
+        for l, W in enumerate(weights):                      # forward
+            np.matmul(acts[l][:n], W, out=acts[l + 1][:n])
+        for l in range(len(weights) - 1, -1, -1):            # backward
+            np.matmul(acts[l][:n].T, acts[l + 1][:n], out=grads[l])
+            if l > 0:
+                np.matmul(acts[l + 1][:n], weights[l].T, out=deltas[l][:n])
+    return time.perf_counter() - start
+
+
+WORKLOADS = [
+    # name, sizes, data loader, epochs, batch, lr, dtypes
+    ("digits", [64, 32, 16, 10], digits_data, 25, 64, 0.1, [np.float64]),
+    ("synthetic784", [784, 128, 64, 10], synthetic_data, 5, 256, 0.1, [np.float64, np.float32]),
+]
+
+TARGETS = {("digits", "float64", "sklearn"): 0.4, ("synthetic784", "float64", "sklearn"): 0.75,
+           ("synthetic784", "float32", "floor"): 1.6}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=REPEATS, help="runs per measurement (default 7)")
+    parser.add_argument("--only", choices=[w[0] for w in WORKLOADS], help="run one workload")
+    parser.add_argument("--dtype", choices=["float64", "float32"], help="run one dtype")
+    args = parser.parse_args(argv)
+    rows = []
+    for name, sizes, loader, epochs, batch, lr, dtypes in WORKLOADS:
+        if args.only and name != args.only:
+            continue
+        data = loader()
+        for dtype in dtypes:
+            if args.dtype and np.dtype(dtype).name != args.dtype:
+                continue
+            # warm-up (imports, BLAS threads, caches)
+            time_ours(sizes, data, 1, batch, lr, dtype)
+            time_sklearn(sizes, data, 1, batch, lr, dtype)
+            ours, theirs, floor = [], [], []
+            for _ in range(args.repeats):                     # alternate the three
+                t, acc_ours = time_ours(sizes, data, epochs, batch, lr, dtype)
+                ours.append(t)
+                t, acc_sk = time_sklearn(sizes, data, epochs, batch, lr, dtype)
+                theirs.append(t)
+                floor.append(time_floor(sizes, len(data[0]), batch, dtype))
+            rows.append((name, np.dtype(dtype).name, statistics.median(ours), statistics.median(theirs),
+                         statistics.median(floor), acc_ours, acc_sk))
+
+    print(f"per-epoch medians of {args.repeats} alternating runs (ms)\n")
+    header = ("workload", "dtype", "mlp_ref", "sklearn", "matmul floor", "ours/sklearn", "ours/floor",
+              "val acc ours", "val acc sklearn")
+    print("| " + " | ".join(header) + " |")
+    print("|" + "|".join("---" for _ in header) + "|")
+    verdicts = []
+    for name, dtype, ours, theirs, floor, acc_ours, acc_sk in rows:
+        ratios = {"sklearn": ours / theirs, "floor": ours / floor}
+        print(f"| {name} | {dtype} | {ours * 1e3:.2f} | {theirs * 1e3:.2f} | {floor * 1e3:.2f} | "
+              f"{ratios['sklearn']:.3f} | {ratios['floor']:.3f} | {acc_ours:.3f} | {acc_sk:.3f} |")
+        for (t_name, t_dtype, peer), limit in TARGETS.items():
+            if (t_name, t_dtype) == (name, dtype):
+                ok = ratios[peer] <= limit
+                verdicts.append(f"{name} {dtype}: mlp_ref/{peer} = {ratios[peer]:.3f} "
+                                f"(target <= {limit}) {'met' if ok else 'NOT met'}")
+    print()
+    print("\n".join(verdicts))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
