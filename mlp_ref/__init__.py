@@ -62,3 +62,10 @@ from mlp_ref.propagation import StackStatistics, layer_statistics, random_stack 
 
 # --- lesson 4: activations and output heads ---
 from mlp_ref.heads import OUTPUT_HEADS, OUTPUT_LOSSES, head_loss, head_loss_and_grads, head_loss_grad  # noqa: F401
+
+# --- Lab A: digits experiments (the command line is mlp_ref.train_digits, not imported here) ---
+from mlp_ref.experiments import (  # noqa: F401
+    MNIST_IDX_FILES, BaselineResult, RunResult, SizeResult, choose_by_validation, confusion_matrix,
+    fit_hist_gradient_boosting, fit_logistic_regression, fit_mlp_classifier, mnist_splits, train_mlp,
+    width_depth_study,
+)

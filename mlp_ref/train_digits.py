@@ -39,6 +39,7 @@ from mlp_ref.experiments import (
     fit_mlp_classifier,
     mnist_splits,
     train_mlp,
+    width_depth_study,
 )
 from mlp_ref.tables import format_count, format_number, markdown_table
 from mlp_ref.validation import check_layer_sizes
@@ -81,6 +82,11 @@ class DigitsSettings:
         object.__setattr__(self, "study", tuple(_digits_sizes(s, f"study[{i}]") for i, s in enumerate(self.study)))
         if not self.study:
             raise ValueError("study: expected at least one list of layer sizes, received none")
+        if len(set(self.study)) != len(self.study):
+            raise ValueError(f"study: expected distinct size lists, received {[list(x) for x in self.study]}")
+        if len(self.sizes) < 3:
+            raise ValueError(f"sizes: expected at least one hidden layer (MLPClassifier is given the same "
+                             f"hidden layers), received {list(self.sizes)}")
         mnist = tuple(check_layer_sizes(self.mnist_sizes, "mnist_sizes"))
         if mnist[0] != 784 or mnist[-1] != 10:
             raise ValueError(f"mnist_sizes: expected 784 inputs and 10 outputs, received {list(mnist)}")
@@ -226,8 +232,8 @@ def run_lab(settings: DigitsSettings = DigitsSettings(), progress=False) -> Digi
     settings : DigitsSettings
     progress : bool or callable
         ``True``: a tqdm bar on stderr over all fits; a callable: a tqdm-like factory called
-        as ``progress(total=..., desc=..., unit=...)`` (the notebook passes one that writes to
-        stdout); ``False``: silent.
+        as ``progress(total=..., desc=..., unit=...)`` (the notebook passes
+        :class:`NotebookProgress`); ``False``: silent.
 
     Returns
     -------
@@ -240,18 +246,10 @@ def run_lab(settings: DigitsSettings = DigitsSettings(), progress=False) -> Digi
     train = dict(epochs=s.epochs, batch_size=s.batch_size, lr=s.lr)
     try:
         with _single_thread():
-            lab_runs = []
-            for seed in s.seeds:
-                lab_runs.append(train_mlp(s.sizes, splits, seed=seed, **train))
-                ticker(f"{list(s.sizes)} seed {seed}")
-            by_sizes = {s.sizes: lab_runs}
-            for sizes in extra:
-                runs = []
-                for seed in s.seeds:
-                    runs.append(train_mlp(sizes, splits, seed=seed, **train))
-                    ticker(f"{list(sizes)} seed {seed}")
-                by_sizes[sizes] = runs
-            study = [SizeResult(sizes, by_sizes[sizes]) for sizes in s.study]
+            lab = width_depth_study([s.sizes], splits, seeds=s.seeds, tick=ticker, **train)[0]
+            others = width_depth_study(extra, splits, seeds=s.seeds, tick=ticker, **train) if extra else []
+            by_sizes = {result.sizes: result for result in [lab, *others]}
+            study = [by_sizes[sizes] for sizes in s.study]
             mlpc = []
             for seed in s.seeds:
                 mlpc.append(fit_mlp_classifier(s.sizes[1:-1], splits, seed=seed, **train))
@@ -264,7 +262,7 @@ def run_lab(settings: DigitsSettings = DigitsSettings(), progress=False) -> Digi
         ticker.close()
     val, test, seconds, epochs = (np.array(column) for column in zip(*mlpc))
     classifier = BaselineResult("scikit-learn MLPClassifier", s.seeds, val, test, seconds)
-    return DigitsReport(s, splits, lab_runs, study, choose_by_validation(study), classifier, epochs, baselines)
+    return DigitsReport(s, splits, lab.runs, study, choose_by_validation(study), classifier, epochs, baselines)
 
 
 # --------------------------------------------------------------------------- formatting

@@ -150,6 +150,8 @@ def test_defaults_are_the_page_and_the_command_round_trips():
     ({"epochs": 0}, r"epochs: expected a positive integer"),
     ({"lr": -0.1}, r"lr: expected a positive finite number"),
     ({"mnist_sizes": (64, 10)}, r"mnist_sizes: expected 784 inputs"),
+    ({"sizes": (64, 10)}, r"sizes: expected at least one hidden layer"),
+    ({"study": ((64, 16, 10), (64, 16, 10))}, r"study: expected distinct size lists"),
 ])
 def test_bad_settings_are_named(kwargs, match):
     with pytest.raises(ValueError, match=match):
