@@ -132,7 +132,7 @@ for batch_norm in (False, True):
 # V tokens, with loss $\ln V$. A *naive* initialization (every weight and bias drawn from
 # a standard normal) gives large random logits instead: the model is confidently wrong
 # and its first loss is far above $\ln V$. Multiplying $W_2$ by 0.01 and zeroing $b_2$
-# makes the logits nearly equal, and the loss starts at $\ln V$.
+# makes the logits nearly equal, and the first loss lands next to $\ln V$:
 
 # %%
 X_train, Y_train = windows["train"]
@@ -147,25 +147,32 @@ display(Markdown(markdown_table(["initialization", "loss on the training split a
 # ### Saturated tanh units
 #
 # The hidden layer has the same problem one layer down. With $C$ and $W_1$ both standard
-# normal, each pre-activation sums 30 products of unit variance, so its standard
-# deviation is about $\sqrt{30}$ and most tanh outputs sit at ±1, where the derivative
-# $1 - h^2$ is nearly zero and almost no gradient passes. Scaling $W_1$ by the Kaiming
-# gain for tanh over the square root of the fan-in, $\tfrac{5/3}{\sqrt{30}}$, brings the
-# pre-activations back to a range where tanh still has slope. Below, the fraction of
-# hidden outputs with $|h| > 0.97$ on the training windows, before any training:
+# normal, each pre-activation is a sum of 30 products of unit-variance numbers: its
+# variance is 30 in expectation over the draw of the weights, and the tanh outputs pile
+# up at ±1, where the derivative $1 - h^2$ is nearly zero and almost no gradient passes.
+# Scaling $W_1$ by the Kaiming gain for tanh over the square root of the fan-in,
+# $\tfrac{5/3}{\sqrt{30}}$, brings the pre-activations back to a range where tanh still
+# has slope. Batch normalization reaches the same end from the other side: it rescales
+# each unit's pre-activation to unit variance whatever $W_1$ is. Below, the fraction of
+# hidden outputs with $|h| > 0.97$ on the training windows before any training, and the
+# spread of $x W_1$ measured on this one draw of the weights:
 
 # %%
 sat_rows, hidden = [], {}
-for init, label in (("scaled_output", "W1 ~ N(0, 1)"), ("kaiming", "W1 ~ N(0, 1) x (5/3)/sqrt(30)")):
-    model = init_char_mlp(SETTINGS.config(vocab.size, init, False), SETTINGS.seed)
-    _, cache = forward(model, X_train, training=False)
+for init, batch_norm, label in (("scaled_output", False, "W1 ~ N(0, 1)"),
+                                ("kaiming", False, "W1 ~ N(0, 1) x (5/3)/sqrt(30)"),
+                                ("scaled_output", True, "W1 ~ N(0, 1), then batch norm")):
+    model = init_char_mlp(SETTINGS.config(vocab.size, init, batch_norm), SETTINGS.seed)
+    _, cache = forward(model, X_train, training=True)  # batch norm: statistics of the whole split
     hidden[label] = cache.h  # (N, H)
     pre_std = float((cache.x @ model.params["W1"]).std())  # spread of x W1 before the bias and the tanh
     sat_rows.append([label, format_number(float(np.mean(np.abs(cache.h) > 0.97)), 3), format_number(pre_std, 2)])
 display(Markdown(markdown_table(["hidden weights", "fraction of |h| > 0.97", "std of x W1"], sat_rows, "lrr")))
+print(f"expected std of x W1 over the draw of the weights: sqrt(30) = {math.sqrt(30):.2f} with N(0, 1) weights, "
+      f"5/3 = {5 / 3:.2f} with the Kaiming scale")
 
 fig, axes = plt.subplots(1, 2, figsize=(9, 3.2), sharey=True)
-for ax, (label, h), color in zip(axes, hidden.items(), COLORS):
+for ax, (label, h), color in zip(axes, list(hidden.items())[:2], COLORS):
     ax.hist(h.ravel(), bins=50, range=(-1, 1), color=color)
     ax.set_title(label, fontsize=10)
     ax.set_xlabel("hidden output h = tanh(a)")
@@ -175,9 +182,9 @@ fig.tight_layout()
 plt.show()
 
 # %% [markdown]
-# *Figure: histograms of the hidden outputs at initialization. Left, standard-normal
-# $W_1$: the mass piles up at −1 and +1 (saturated units). Right, Kaiming-scaled $W_1$:
-# the outputs spread over the whole interval.*
+# *Figure: histograms of the hidden outputs at initialization (first two rows of the
+# table). Left, standard-normal $W_1$: the mass piles up at −1 and +1 (saturated units).
+# Right, Kaiming-scaled $W_1$: the outputs spread over the whole interval.*
 #
 # The initialization fixes used below are both changes together: the output layer scaled
 # and $W_1$ scaled by the Kaiming gain (init `"kaiming"` in `CharMLPConfig`).
@@ -232,9 +239,8 @@ display(Markdown(results_table(report)))
 
 # %%
 val = {r.label: r.val_loss for r in report.variants}
-naive, fixed, bn_naive, bn_fixed = (val[label] for label, _, _ in
-                                    (("MLP, naive init", 0, 0), ("MLP, init fixes", 0, 0),
-                                     ("MLP + batch norm, naive init", 0, 0), ("MLP + batch norm, init fixes", 0, 0)))
+naive, fixed = val["MLP, naive init"], val["MLP, init fixes"]  # each (n_seeds,)
+bn_naive, bn_fixed = val["MLP + batch norm, naive init"], val["MLP + batch norm, init fixes"]
 bigram_val = report.bigram_loss["val"]
 
 
@@ -268,7 +274,7 @@ assert bn_fixed.mean() > fixed.mean()
 #   its seeds disagree more (larger spread).
 # * **Batch normalization rescues part of the naive initialization**, because it
 #   standardizes the pre-activations whatever the scale of $W_1$, so the tanh units are no
-#   longer saturated. It cannot fix the output layer, which it does not touch, and the
+#   longer saturated (third row of the saturation table in section 4). It cannot fix the output layer, which it does not touch, and the
 #   naive-init network with batch normalization still ends behind the one with the fixes.
 # * **On top of the initialization fixes, batch normalization did not help here; it was
 #   slightly worse.** This network has a single hidden layer whose scale the fixes already
@@ -343,8 +349,8 @@ plt.show()
 #
 # ## 9. Speed
 #
-# A training step here is a handful of small matrix products, so interpreter overhead
-# dominates. `benchmarks/bench_charlm.py` times one step (context 3, embedding 10,
+# A training step here is a few small matrix products and element-wise operations.
+# `benchmarks/bench_charlm.py` times one step (context 3, embedding 10,
 # hidden 200, batch 32, float64, no batch norm) of this NumPy code against the same
 # model in PyTorch with autograd on the CPU, in alternating runs, one thread on each side
 # (a second thread does not help at these sizes, and idle threads spinning on a shared
@@ -382,8 +388,8 @@ else:
 
 # %% [markdown]
 # Small timings on a shared machine are noisy; `make bench` runs the full benchmark
-# (more repeats, float32 and batch norm as well). The ratio says nothing about large
-# models, where PyTorch's fused kernels and threads win.
+# (more repeats, float32 and batch norm as well). The ratio is for this small model on
+# this machine only; it says nothing about larger models.
 #
 # ## Closing note
 #
