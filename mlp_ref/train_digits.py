@@ -199,7 +199,7 @@ class NotebookProgress:
         from tqdm import tqdm
 
         return tqdm.format_meter(self.n, self.total, time.perf_counter() - self.start, prefix=self.desc,
-                                 unit=self.unit, postfix=self.postfix or None, ncols=100)
+                                 unit=self.unit, postfix=self.postfix or None, ncols=72)
 
     def _pretty(self):
         from IPython.display import Pretty
@@ -216,6 +216,7 @@ class NotebookProgress:
             self.last_draw = time.perf_counter()
 
     def close(self) -> None:
+        self.postfix = ""  # the finished bar needs no label of the last fit
         self.handle.update(self._pretty())
 
 
@@ -335,24 +336,26 @@ def study_table(report: DigitsReport) -> str:
         rows.append([label, format_count(result.n_params), mean_spread(result.val_accuracy),
                      mean_spread(result.test_accuracy), f"{epochs.min()}–{epochs.max()}",
                      milliseconds(result.seconds_per_epoch.mean())])
-    return markdown_table(["layer sizes", "parameters", "validation accuracy %", "test accuracy %",
-                           "chosen epochs", "time per epoch"], rows, "lrrrcr")
+    return markdown_table(["layer sizes", "parameters", "val. acc. %", "test acc. %", "chosen epochs",
+                           "time / epoch"], rows, "lrrrcr")
+
+
+def comparison_setup(report: DigitsReport) -> str:
+    """One line on how each model of :func:`comparison_table` was configured."""
+    s = report.settings
+    return (f"mlp_ref MLP and MLPClassifier: layer sizes {sizes_label(s.sizes)}, ReLU, SGD without momentum or "
+            f"weight penalty, batch {s.batch_size}, learning rate {s.lr:g}, {s.epochs} epochs, best validation epoch "
+            f"kept, seeds {s.seeds[0]}..{s.seeds[-1]}; LogisticRegression: defaults (C = 1); "
+            f"HistGradientBoosting: defaults, {s.hgb_rounds} rounds; both fitted once (deterministic).")
 
 
 def comparison_table(report: DigitsReport) -> str:
     """The lab's MLP against scikit-learn on the same split: accuracy and fit time."""
-    s = report.settings
-    hidden = sizes_label(s.sizes)
-    described = [
-        (report.mlp_ref, f"{hidden}, SGD, batch {s.batch_size}, lr {s.lr:g}, {s.epochs} epochs, best validation epoch"),
-        (report.mlp_classifier, "same sizes and settings (momentum 0, alpha 0), best validation epoch"),
-        *((b, "defaults, C = 1" if b.name == "LogisticRegression" else f"defaults, {s.hgb_rounds} rounds")
-          for b in report.baselines),
-    ]
-    rows = [[b.name, setup, str(len(b.seeds)) if b.seeds else "1 (deterministic)", mean_spread(b.val_accuracy),
-             mean_spread(b.test_accuracy), milliseconds(b.fit_seconds.mean())] for b, setup in described]
-    return markdown_table(["model", "configuration", "fits (seeds)", "validation accuracy %", "test accuracy %",
-                           "fit time (mean)"], rows, "llcrrr")
+    short = {"scikit-learn MLPClassifier": "MLPClassifier", "HistGradientBoostingClassifier": "HistGradientBoosting"}
+    models = [report.mlp_ref, report.mlp_classifier, *report.baselines]
+    rows = [[short.get(b.name, b.name), str(len(b.seeds)) if b.seeds else "1", mean_spread(b.val_accuracy),
+             mean_spread(b.test_accuracy), milliseconds(b.fit_seconds.mean())] for b in models]
+    return markdown_table(["model", "fits", "val. acc. %", "test acc. %", "fit time"], rows, "lcrrr")
 
 
 def parity_table(report: DigitsReport) -> str:
@@ -362,15 +365,15 @@ def parity_table(report: DigitsReport) -> str:
             for seed, a, b in zip(report.settings.seeds, ours, theirs)]
     diff = report.parity_differences.mean()
     rows.append(["mean", percent(ours.mean()), percent(theirs.mean()), format_number(100 * diff, 2)])
-    return markdown_table(["seed", "mlp_ref test %", "MLPClassifier test %", "difference (points)"], rows, "rrrr")
+    return markdown_table(["seed", "mlp_ref test %", "MLPClassifier test %", "difference, points"], rows, "rrrr")
 
 
 def parity_verdict(report: DigitsReport) -> str:
     diff = float(report.parity_differences.mean())
     within = abs(diff) <= PARITY_TOLERANCE
-    return (f"mean test accuracy, mlp_ref minus MLPClassifier over {report.settings.n_seeds} seeds: "
-            f"{format_number(100 * diff, 2)} points; within {format_number(100 * PARITY_TOLERANCE, 0)} points: "
-            f"{'yes' if within else 'NO'}")
+    return (f"mlp_ref minus MLPClassifier, mean test accuracy over {report.settings.n_seeds} seeds: "
+            f"{format_number(100 * diff, 2)} points\n"
+            f"within {format_number(100 * PARITY_TOLERANCE, 0)} points: {'yes' if within else 'NO'}")
 
 
 def format_report(report: DigitsReport) -> str:
@@ -384,7 +387,7 @@ def format_report(report: DigitsReport) -> str:
         "mean ± sample sd:", study_table(report),
         f"chosen by mean validation accuracy: {sizes_label(chosen.sizes)}, "
         f"test accuracy {mean_spread(chosen.test_accuracy)} %",
-        "Comparison on the same split:", comparison_table(report),
+        "Comparison on the same split (fit time: mean per fit):", comparison_setup(report), comparison_table(report),
         "mlp_ref against MLPClassifier, same configuration, paired by seed:", parity_table(report),
         parity_verdict(report),
     ]
