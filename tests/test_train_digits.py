@@ -195,7 +195,8 @@ def test_notebook_progress_ends_at_the_total(monkeypatch):
         bar.update(1)
     bar.close()
     assert drawn[0].startswith("fits:   0%") and "0/3" in drawn[0]
-    assert drawn[-1].startswith("fits: 100%") and "3/3" in drawn[-1] and "fit 2" in drawn[-1]
+    assert "fit 2" in drawn[-2] and "3/3" in drawn[-2]       # the last update names the last fit
+    assert drawn[-1].startswith("fits: 100%") and "3/3" in drawn[-1] and "fit 2" not in drawn[-1]
 
 
 # --- MNIST from files the tests write -------------------------------------------------
