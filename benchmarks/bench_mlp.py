@@ -28,6 +28,7 @@ ratios, which compare runs made side by side, rather than the absolute times.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 import warnings
@@ -118,7 +119,18 @@ def main(argv=None) -> int:
     parser.add_argument("--repeats", type=int, default=REPEATS, help="runs per measurement (default 7)")
     parser.add_argument("--only", choices=[w[0] for w in WORKLOADS], help="run one workload")
     parser.add_argument("--dtype", choices=["float64", "float32"], help="run one dtype")
+    parser.add_argument("--blas-threads", type=int, default=None,
+                        help="diagnostic: limit BLAS to this many threads with threadpoolctl "
+                             "(default: leave the BLAS threading as configured)")
     args = parser.parse_args(argv)
+    if args.blas_threads is not None:
+        from threadpoolctl import threadpool_limits
+        with threadpool_limits(args.blas_threads):
+            return _run(args)
+    return _run(args)
+
+
+def _run(args) -> int:
     rows = []
     for name, sizes, loader, epochs, batch, lr, dtypes in WORKLOADS:
         if args.only and name != args.only:
@@ -140,7 +152,10 @@ def main(argv=None) -> int:
             rows.append((name, np.dtype(dtype).name, statistics.median(ours), statistics.median(theirs),
                          statistics.median(floor), acc_ours, acc_sk))
 
-    print(f"per-epoch medians of {args.repeats} alternating runs (ms)\n")
+    threads = "as configured" if args.blas_threads is None else f"limited to {args.blas_threads}"
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"per-epoch medians of {args.repeats} alternating runs (ms); BLAS threads {threads}; "
+          f"{os.cpu_count()} CPUs, load average {load} (at the end)\n")
     header = ("workload", "dtype", "mlp_ref", "sklearn", "matmul floor", "ours/sklearn", "ours/floor",
               "val acc ours", "val acc sklearn")
     print("| " + " | ".join(header) + " |")

@@ -413,7 +413,8 @@ class MLP:
         Parameters
         ----------
         X : array_like, shape (B, d_0)
-            A single example must be passed as shape ``(1, d_0)``.
+            A single example must be passed as shape ``(1, d_0)``. Converted to the
+            network's dtype.
         keep_cache : bool
             Also return the :class:`ForwardCache` of every ``z_l`` and ``a_l``.
 

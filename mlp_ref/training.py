@@ -102,6 +102,8 @@ class _Workspace:
     ``P_l = [[W_l], [b_l]]`` of shape ``(d_{l-1} + 1, d_l)``, acting on an input with a
     trailing column of ones, ``[a, 1] @ P_l = a @ W_l + b_l``. So one product gives ``z_l``
     and one product ``[a, 1]^T @ delta`` gives the gradients of ``W_l`` and ``b_l`` together.
+    Layer 1 is the exception: its input is the batch ``X[rows]`` itself, because copying
+    every batch into a buffer one column wider costs more than adding the bias separately.
     """
 
     def __init__(self, net: MLP, batch_size: int):
@@ -109,11 +111,11 @@ class _Workspace:
         self.params = [np.vstack([W, b]) for W, b in zip(net.weights, net.biases)]
         self.weights = [P[:-1] for P in self.params]                       # views, (d_{l-1}, d_l)
         self.grads = [np.empty_like(P) for P in self.params]
-        self._x = np.ones((batch_size, net.sizes[0] + 1), dt)                  # [X_batch, 1]
+        self._ones = np.ones(batch_size, dt)                                   # ones @ delta = column sums
         self._a = [np.ones((batch_size, d + 1), dt) for d in net.sizes[1:-1]]  # [a_l, 1]
         self._z = [np.empty((batch_size, d), dt) for d in net.sizes[1:]]
         self._delta = [np.empty((batch_size, d), dt) for d in net.sizes[1:]]   # lr * dLoss/dz_l
-        self._mask = [np.empty((batch_size, d), bool) for d in net.sizes[1:-1]]
+        self._mask = [np.empty((batch_size, d), dt) for d in net.sizes[1:-1]]  # relu'(z), 0. or 1.
         self._rows = np.arange(batch_size)
         self._views: dict[int, tuple] = {}
 
@@ -124,12 +126,6 @@ class _Workspace:
                               [a[:n, :-1] for a in self._a], [d[:n] for d in self._delta],
                               [m[:n] for m in self._mask], self._rows[:n])
         return self._views[n]
-
-    def gather(self, X: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        """Copy ``X[rows]`` into the input buffer; return ``[X[rows], 1]``, shape (n, d_0 + 1)."""
-        n = rows.shape[0]
-        np.take(X, rows, axis=0, out=self._x[:n, :-1])
-        return self._x[:n]
 
     def write_back(self, net: MLP) -> None:
         """Copy the augmented parameters into ``net.weights`` and ``net.biases`` (in place)."""
@@ -142,7 +138,7 @@ def _sgd_batch(ws: _Workspace, xb: np.ndarray, yb: np.ndarray, lr: float,
                activation: str, output: str) -> tuple[float, int]:
     """One SGD step; returns (sum of the per-example losses, number of correct predictions).
 
-    ``xb`` has shape (n, d_0 + 1), its last column all ones. The same math as
+    ``xb`` has shape (n, d_0) (no column of ones: see :class:`_Workspace`). The same math as
     ``net.loss_and_grads(X, y)`` then ``sgd_step(net, grads, lr)``; the deltas are scaled by
     ``lr / n`` up front, so ``[a, 1]^T @ delta`` is already the update.
     """
@@ -154,7 +150,11 @@ def _sgd_batch(ws: _Workspace, xb: np.ndarray, yb: np.ndarray, lr: float,
     a = xb
     for l in range(L):                                        # forward
         z = zs[l]
-        np.matmul(a, P[l], out=z)                             # a @ W + b
+        if l == 0:
+            np.matmul(xb, ws.weights[0], out=z)
+            z += P[0][-1]                                     # + b_1
+        else:
+            np.matmul(a, P[l], out=z)                         # [a, 1] @ P = a @ W + b
         if l < L - 1:
             if relu:
                 np.maximum(z, 0, out=a_hidden[l])
@@ -164,10 +164,14 @@ def _sgd_batch(ws: _Workspace, xb: np.ndarray, yb: np.ndarray, lr: float,
     delta = deltas[L - 1]
     loss_sum, correct = _head_delta(output, z, yb, delta, rows, lr / n)
     for l in range(L - 1, -1, -1):                            # backward, then update
-        np.matmul((xb if l == 0 else a_aug[l - 1]).T, delta, out=ws.grads[l])
+        if l == 0:                                            # dW_1 and db_1 separately
+            np.matmul(xb.T, delta, out=ws.grads[0][:-1])
+            np.matmul(ws._ones[:n], delta, out=ws.grads[0][-1])
+        else:
+            np.matmul(a_aug[l - 1].T, delta, out=ws.grads[l])
         if l > 0:                                             # uses W_l before its update
             np.matmul(delta, ws.weights[l].T, out=deltas[l - 1])
-            if relu:                                          # relu'(z) = [z > 0]
+            if relu:                                          # relu'(z) = [z > 0], as 0. or 1.
                 np.greater(zs[l - 1], 0, out=masks[l - 1])
                 deltas[l - 1] *= masks[l - 1]
             else:
@@ -269,7 +273,7 @@ def fit(net: MLP, X_train, y_train, X_val, y_val, epochs: int, batch_size: int, 
         loss_sum, correct = 0.0, 0
         for start in range(0, n, batch_size):
             rows = order[start:start + batch_size]
-            batch_loss, batch_correct = _sgd_batch(ws, ws.gather(X_train, rows), y_train[rows], lr,
+            batch_loss, batch_correct = _sgd_batch(ws, X_train[rows], y_train[rows], lr,
                                                    net.activation, net.output)
             loss_sum += batch_loss
             correct += batch_correct
