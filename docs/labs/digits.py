@@ -372,7 +372,7 @@ print(f"largest difference between the two loops' parameters: {gap:.1e}")
 # * **budget**: every size gets the same 25 epochs of SGD, batch 64, learning rate 0.1,
 #   and 5 seeds (initialization and batch order; the split is the same for all). Equal
 #   epochs are not equal compute: a bigger network does more arithmetic per epoch, which
-#   the "time per epoch" column shows;
+#   the "time / epoch" column shows;
 # * **protocol**: each run keeps its best validation epoch; the size is chosen by mean
 #   validation accuracy, and its test accuracy is reported after the choice. The table
 #   shows every size's test accuracy too, but nothing is chosen from that column.
@@ -506,7 +506,7 @@ print(f"this notebook's cells ran in "
 #    [64, 512, 256, 10] takes for 25?
 #
 # <details><summary>Answer</summary>
-# Divide the two "time per epoch" entries and multiply by 25. Then run the small network
+# Divide the two "time / epoch" entries and multiply by 25. Then run the small network
 # for that many epochs (<code>--epochs N --study 64,32,10</code>) and compare validation
 # accuracies. Timings vary from run to run, so round generously; the point is that
 # "equal epochs" favours the network that does more work per epoch.
