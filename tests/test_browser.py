@@ -195,8 +195,15 @@ def test_pages_fit_a_phone_screen(browser, server):
     failures = []
     for source, url in page_urls(server):
         visit = PageVisit(browser, url, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        visit.page.evaluate("() => window.MathJax && MathJax.startup.promise")
         width = visit.page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
         if width[0] > width[1] + 1:
             failures.append(f"{source}: page is {width[0]}px wide on a {width[1]}px screen")
+        # Display math once shrank to a 1 px SVG on phones (Material's min-content width).
+        shrunk = visit.page.evaluate("""() => [...document.querySelectorAll('div.arithmatex mjx-container > svg')]
+            .filter(svg => svg.getClientRects().length > 0)  // hidden in a closed answer or tab: not shown
+            .filter(svg => svg.getBoundingClientRect().width < 10).length""")
+        if shrunk:
+            failures.append(f"{source}: {shrunk} display equations are shrunk to nothing on a phone")
         visit.close()
     assert failures == []
