@@ -308,3 +308,16 @@ def test_cli_reports_a_missing_mnist_folder(tmp_path):
     run = subprocess.run([sys.executable, "-m", "mlp_ref.train_digits", "--mnist", str(tmp_path / "none"),
                           "--no-progress"], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert run.returncode == 2 and "not a folder" in run.stderr and run.stdout == ""
+
+
+def test_boosting_is_deterministic_so_one_fit_is_enough(splits):
+    """The page fits HistGradientBoosting once and says why: the seed does not matter."""
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    from mlp_ref.experiments import fit_hist_gradient_boosting
+
+    probabilities = [HistGradientBoostingClassifier(max_iter=5, early_stopping=False, random_state=seed)
+                     .fit(splits.X_train, splits.y_train).predict_proba(splits.X_test) for seed in (0, 7)]
+    assert np.array_equal(*probabilities)
+    result = fit_hist_gradient_boosting(splits, max_iter=5)
+    assert result.test_accuracy[0] == np.mean(probabilities[0].argmax(axis=1) == splits.y_test)
