@@ -23,6 +23,11 @@ Targets (issue 3): mlp_ref / sklearn <= 0.4 on digits and <= 0.75 on synthetic78
 mlp_ref / floor <= 1.6 on synthetic784 in float32. The BLAS threading is left as configured
 (no OPENBLAS_* variables are changed). Timings on a shared machine are noisy: read the
 ratios, which compare runs made side by side, rather than the absolute times.
+
+On a busy machine multi-threaded BLAS calls stall whenever one of their threads is not
+scheduled, and wall-clock ratios swing from run to run. For a diagnostic that other processes
+barely disturb, run ``python benchmarks/bench_mlp.py --blas-threads 1 --clock cpu``: one BLAS
+thread (through threadpoolctl, for this process only) timed in process CPU time.
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ from sklearn.neural_network import MLPClassifier
 from mlp_ref import MLP, fit
 
 REPEATS = 7
+CLOCK = time.perf_counter   # wall time; --clock cpu switches to process CPU time
 
 
 def digits_data():
@@ -66,9 +72,9 @@ def synthetic_data(n_train=10_000, n_val=1_000, d=784, k=10, seed=0):
 def time_ours(sizes, data, epochs, batch_size, lr, dtype):
     X_train, y_train, X_val, y_val = (a.astype(dtype) if a.dtype.kind == "f" else a for a in data)
     net = MLP(sizes, activation="relu", output="softmax", seed=0, dtype=dtype)
-    start = time.perf_counter()
+    start = CLOCK()
     history = fit(net, X_train, y_train, X_val, y_val, epochs=epochs, batch_size=batch_size, lr=lr, seed=0)
-    return (time.perf_counter() - start) / epochs, history.val_accuracy[history.best_epoch]
+    return (CLOCK() - start) / epochs, history.val_accuracy[history.best_epoch]
 
 
 def time_sklearn(sizes, data, epochs, batch_size, lr, dtype):
@@ -79,9 +85,9 @@ def time_sklearn(sizes, data, epochs, batch_size, lr, dtype):
                         early_stopping=False, shuffle=True, random_state=0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        start = time.perf_counter()
+        start = CLOCK()
         clf.fit(X_train, y_train)
-        elapsed = time.perf_counter() - start
+        elapsed = CLOCK() - start
     return elapsed / epochs, float(np.mean(clf.predict(X_val) == y_val))
 
 
@@ -93,7 +99,7 @@ def time_floor(sizes, n_rows, batch_size, dtype):
     acts = [rng.standard_normal((batch_size, d)).astype(dtype) for d in sizes]
     deltas = [np.empty((batch_size, d), dtype) for d in sizes]
     grads = [np.empty_like(W) for W in weights]
-    start = time.perf_counter()
+    start = CLOCK()
     for n in batches:
         for l, W in enumerate(weights):                      # forward
             np.matmul(acts[l][:n], W, out=acts[l + 1][:n])
@@ -101,7 +107,7 @@ def time_floor(sizes, n_rows, batch_size, dtype):
             np.matmul(acts[l][:n].T, acts[l + 1][:n], out=grads[l])
             if l > 0:
                 np.matmul(acts[l + 1][:n], weights[l].T, out=deltas[l][:n])
-    return time.perf_counter() - start
+    return CLOCK() - start
 
 
 WORKLOADS = [
@@ -122,7 +128,13 @@ def main(argv=None) -> int:
     parser.add_argument("--blas-threads", type=int, default=None,
                         help="diagnostic: limit BLAS to this many threads with threadpoolctl "
                              "(default: leave the BLAS threading as configured)")
+    parser.add_argument("--clock", choices=["wall", "cpu"], default="wall",
+                        help="wall time (default) or process CPU time; CPU time is robust to other "
+                             "processes on a busy machine, but only meaningful with --blas-threads 1 "
+                             "(idle BLAS threads spin and would be counted)")
     args = parser.parse_args(argv)
+    global CLOCK
+    CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
     if args.blas_threads is not None:
         from threadpoolctl import threadpool_limits
         with threadpool_limits(args.blas_threads):
@@ -154,7 +166,7 @@ def _run(args) -> int:
 
     threads = "as configured" if args.blas_threads is None else f"limited to {args.blas_threads}"
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    print(f"per-epoch medians of {args.repeats} alternating runs (ms); BLAS threads {threads}; "
+    print(f"per-epoch medians of {args.repeats} alternating runs (ms, {args.clock} clock); BLAS threads {threads}; "
           f"{os.cpu_count()} CPUs, load average {load} (at the end)\n")
     header = ("workload", "dtype", "mlp_ref", "sklearn", "matmul floor", "ours/sklearn", "ours/floor",
               "val acc ours", "val acc sklearn")

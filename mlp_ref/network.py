@@ -189,7 +189,11 @@ class Gradients:
 
 
 def _check_dtype(dtype) -> type:
-    if dtype is None or np.dtype(dtype) not in [np.dtype(t) for t in _DTYPES]:
+    try:
+        ok = dtype is not None and np.dtype(dtype) in [np.dtype(t) for t in _DTYPES]
+    except TypeError:
+        ok = False
+    if not ok:
         raise TypeError(f"dtype: expected numpy.float32 or numpy.float64, received {dtype!r}")
     return np.dtype(dtype).type
 
@@ -215,13 +219,12 @@ class MLP:
 
     Output heads and the loss each one is trained with (:meth:`loss_and_grads`):
 
-    ============  ==============================  ========================================
-    ``output``    forward output                  loss and targets ``y``
-    ============  ==============================  ========================================
-    identity      logits ``z_L`` (B, d_L)         MSE; ``y`` floats (B, d_L) (or (B,) if d_L = 1)
-    sigmoid       ``sigmoid(z_L)`` (B, 1)         binary cross entropy; ``y`` in [0, 1], (B,)
-    softmax       ``softmax(z_L)`` (B, d_L)       cross entropy; ``y`` integer classes, (B,)
-    ============  ==============================  ========================================
+    * ``"identity"``: the output is the logits ``z_L`` (B, d_L); loss MSE; targets ``y`` are
+      floats of shape (B, d_L), or (B,) when d_L = 1.
+    * ``"sigmoid"`` (d_L = 1): the output is ``sigmoid(z_L)`` (B, 1); loss binary cross
+      entropy; targets in [0, 1] of shape (B,) or (B, 1).
+    * ``"softmax"`` (d_L >= 2): the output is ``softmax(z_L)`` (B, d_L); loss cross entropy;
+      targets are integer classes of shape (B,).
 
     Parameters
     ----------
