@@ -3,8 +3,10 @@
 :func:`fit` runs mini-batch SGD. Its inner loop (:func:`_sgd_batch`) computes exactly what
 ``net.loss_and_grads`` followed by :func:`sgd_step` computes, but into arrays allocated once
 per call to :func:`fit`, with no input checks (the inputs were checked once, at the start).
-That is the whole speed trick: at MLP sizes the matrix products are cheap and the Python and
-allocation overhead around them is what costs.
+That is most of the speed trick: at MLP sizes the matrix products are cheap and the Python
+and allocation overhead around them is what costs. The rest: the bias of every layer after the
+first is kept as an extra row of its weight matrix (see :class:`_Workspace`), which saves a bias addition
+and a column sum per layer and step.
 """
 
 from __future__ import annotations
@@ -111,7 +113,7 @@ class _Workspace:
         self.params = [np.vstack([W, b]) for W, b in zip(net.weights, net.biases)]
         self.weights = [P[:-1] for P in self.params]                       # views, (d_{l-1}, d_l)
         self.grads = [np.empty_like(P) for P in self.params]
-        self._ones = np.ones(batch_size, dt)                                   # ones @ delta = column sums
+        self.ones = np.ones(batch_size, dt)                                    # ones @ delta = column sums
         self._a = [np.ones((batch_size, d + 1), dt) for d in net.sizes[1:-1]]  # [a_l, 1]
         self._z = [np.empty((batch_size, d), dt) for d in net.sizes[1:]]
         self._delta = [np.empty((batch_size, d), dt) for d in net.sizes[1:]]   # lr * dLoss/dz_l
@@ -166,7 +168,7 @@ def _sgd_batch(ws: _Workspace, xb: np.ndarray, yb: np.ndarray, lr: float,
     for l in range(L - 1, -1, -1):                            # backward, then update
         if l == 0:                                            # dW_1 and db_1 separately
             np.matmul(xb.T, delta, out=ws.grads[0][:-1])
-            np.matmul(ws._ones[:n], delta, out=ws.grads[0][-1])
+            np.matmul(ws.ones[:n], delta, out=ws.grads[0][-1])
         else:
             np.matmul(a_aug[l - 1].T, delta, out=ws.grads[l])
         if l > 0:                                             # uses W_l before its update
@@ -261,7 +263,7 @@ def fit(net: MLP, X_train, y_train, X_val, y_val, epochs: int, batch_size: int, 
 
     epoch_iter = range(epochs)
     if progress:
-        from tqdm.auto import tqdm  # imported lazily: an optional dependency
+        from tqdm import tqdm  # imported lazily: an optional dependency (plain text bar everywhere)
         epoch_iter = tqdm(epoch_iter, desc="epochs", unit="epoch")
 
     n = X_train.shape[0]
