@@ -4,9 +4,9 @@
 ``net.loss_and_grads`` followed by :func:`sgd_step` computes, but into arrays allocated once
 per call to :func:`fit`, with no input checks (the inputs were checked once, at the start).
 That is most of the speed trick: at MLP sizes the matrix products are cheap and the Python
-and allocation overhead around them is what costs. The rest: the bias of every layer after the
-first is kept as an extra row of its weight matrix (see :class:`_Workspace`), which saves a bias addition
-and a column sum per layer and step.
+and allocation overhead around them is what costs. The rest: the bias of every layer after
+the first is kept as an extra row of its weight matrix (see :class:`_Workspace`), which saves
+a bias addition and a column sum per layer and step.
 """
 
 from __future__ import annotations
