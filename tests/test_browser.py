@@ -120,8 +120,14 @@ def test_every_page_loads_cleanly(browser, server, built_site):
             typeset: document.querySelectorAll('mjx-container').length,
             errors: document.querySelectorAll('mjx-merror').length,
             raw: [...document.querySelectorAll('.arithmatex')].filter(e => !e.querySelector('mjx-container')).length,
+            // Notebook Markdown keeps $...$: any left in the text (outside code) was not typeset.
+            raw_notebook: [...document.querySelectorAll('.jp-RenderedMarkdown')].filter(e => {
+                const copy = e.cloneNode(true);
+                copy.querySelectorAll('code, pre, mjx-container').forEach(c => c.remove());
+                return /\\$[^$\\n]+\\$/.test(copy.textContent);
+            }).length,
         })""")
-        if math["raw"] or math["errors"]:
+        if math["raw"] or math["errors"] or math["raw_notebook"]:
             visit.problems.append(f"math not typeset: {math}")
         images = page.evaluate("""async () => {
             const imgs = [...document.images];

@@ -3,13 +3,16 @@
 // MathJax tag mkdocs-jupyter leaves empty.
 window.MathJax = {
   tex: {
-    inlineMath: [["\\(", "\\)"]],
-    displayMath: [["\\[", "\\]"]],
+    // Lesson pages reach MathJax as \( \) and \[ \] (arithmatex); notebook Markdown keeps $ and $$.
+    inlineMath: [["\\(", "\\)"], ["$", "$"]],
+    displayMath: [["\\[", "\\]"], ["$$", "$$"]],
     processEscapes: true,
     processEnvironments: true,
   },
   options: {
-    ignoreHtmlClass: ".*|",
+    // Skip every element with a class except the two below, so a stray $ elsewhere is left alone;
+    // unclassed children (the <p> of a notebook cell) follow their nearest classed ancestor.
+    ignoreHtmlClass: ".+",
     processHtmlClass: "arithmatex|jp-RenderedMarkdown",
   },
   svg: { fontCache: "global" },
