@@ -101,3 +101,19 @@ def figure_html(fig, alt: str, caption: str) -> str:
         f"<figcaption>{html.escape(caption)}</figcaption>\n"
         "</figure>"
     )
+
+
+def show_figure(fig, alt: str, caption: str) -> None:
+    """Display ``fig`` in a notebook as :func:`figure_html` does on a lesson page.
+
+    Notebook pages need this because nbconvert gives a plain matplotlib output no alt text
+    of its own. A pyplot-managed figure is closed, so the inline backend does not show it a
+    second time at the end of the cell.
+    """
+    import matplotlib.pyplot as plt
+    from IPython.display import HTML, display
+
+    html = figure_html(fig, alt, caption)
+    if getattr(fig, "number", None) in plt.get_fignums():
+        plt.close(fig)
+    display(HTML(html))

@@ -111,3 +111,10 @@ def test_lab_pages_do_not_inline_the_jupyter_style_sheet(built_site):
         inline_css = sum(len(css) for css in re.findall(r"<style[^>]*>(.*?)</style>", page, re.DOTALL))
         assert inline_css < 50_000, f"{lab.name}: {inline_css} bytes of inline CSS"
         assert '<link rel="stylesheet" href="../../assets/jupyter/' in page
+
+
+def test_notebook_figures_have_real_alt_text(built_site):
+    """nbconvert fills a missing alt with a placeholder; labs must use show_figure instead."""
+    for lab in (pagekit.DOCS / "labs").glob("*.py"):
+        page = (built_site / "labs" / lab.stem / "index.html").read_text(encoding="utf-8")
+        assert "No description has been provided for this image" not in page, f"{lab.name}: figure without alt text"

@@ -39,7 +39,7 @@ from IPython.display import Markdown, display
 from mlp_ref import (MLP, check_partition, count_params, digits_splits, fit,
                      grad_check)
 from mlp_ref.experiments import confusion_matrix
-from mlp_ref.figures import PALETTE
+from mlp_ref.figures import PALETTE, show_figure
 from mlp_ref.tables import format_count, format_number, markdown_table
 from mlp_ref.train_digits import (
     MNIST_ENV, PARITY_TOLERANCE, DigitsSettings, NotebookProgress,
@@ -245,7 +245,13 @@ ax.set_title(f"MLP {list(SETTINGS.sizes)}, seed {SETTINGS.seed}", fontsize=11)
 ax.grid(alpha=0.3)
 ax.legend(fontsize=9)
 fig.tight_layout()
-plt.show()
+show_figure(
+    fig,
+    alt=(f"Line chart of cross-entropy loss against epoch, 1 to {SETTINGS.epochs}, on a log scale. "
+         "Training loss (solid line, circles) and validation loss (dashed line, squares) both fall; "
+         f"a star and a dotted vertical line mark epoch {chosen + 1}, where validation loss is lowest."),
+    caption=f"Training and validation loss per epoch; the star marks the kept epoch ({chosen + 1}).",
+)
 
 # %%
 late = SETTINGS.epochs - 5
@@ -288,7 +294,14 @@ ax.set_xlabel("predicted digit")
 ax.set_ylabel("true digit")
 ax.set_title(f"Test confusion matrix ({len(y_test)} images)", fontsize=11)
 fig.tight_layout()
-plt.show()
+pairs = sorted(((int(cm[t, p]), t, p) for t in range(10) for p in range(10) if t != p and cm[t, p]), reverse=True)
+show_figure(
+    fig,
+    alt=("A 10 by 10 grid of counts, true digit by row and predicted digit by column. Most counts "
+         f"lie on the diagonal ({int(np.trace(cm))} of {len(y_test)} correct). The off-diagonal errors are: "
+         + "; ".join(f"true {t} predicted {p}: {n}" for n, t, p in pairs) + "."),
+    caption="Test confusion matrix of the kept model; off-diagonal counts (bold) are errors.",
+)
 off = cm - np.diag(np.diag(cm))
 print(f"{off.sum()} test errors in {np.count_nonzero(off)} different "
       f"(true, predicted) pairs; largest count of one pair: {off.max()}")
@@ -323,7 +336,12 @@ for ax, k in zip(axes.ravel(), wrong):
                  fontsize=9)
 fig.suptitle("Misclassified test digits", fontsize=11)
 fig.tight_layout()
-plt.show()
+show_figure(
+    fig,
+    alt=(f"A grid of the {len(wrong)} misclassified 8 by 8 test images, each titled with its predicted "
+         "and true digit: " + "; ".join(f"predicted {test_predictions[k]}, true {y_test[k]}" for k in wrong) + "."),
+    caption="Every misclassified test image, with the model's prediction and the true label.",
+)
 
 # %% [markdown]
 # *Figure: every misclassified test image (8×8 pixels, dark = ink), titled with the
