@@ -39,6 +39,7 @@ from mlp_ref.charlm import (CharMLPConfig, cross_entropy, evaluate, forward, ini
 from mlp_ref.charlm_cli import (LabSettings, command_line, data_table, prepare_data, results_table,
                                 run_experiment, samples_line)
 from mlp_ref.charlm_data import Vocabulary, load_census_names, window_rows
+from mlp_ref.figures import show_figure
 from mlp_ref.tables import format_count, format_number, markdown_table
 
 page_start = time.perf_counter()
@@ -179,7 +180,14 @@ for ax, (label, h), color in zip(axes, list(hidden.items())[:2], COLORS):
 axes[0].set_ylabel("count (all windows x units)")
 fig.suptitle("Hidden activations at initialization", fontsize=11)
 fig.tight_layout()
-plt.show()
+saturated = [row[1] for row in sat_rows[:2]]
+show_figure(
+    fig,
+    alt=("Two histograms of the hidden outputs tanh(a) at initialization, from -1 to 1. Left, "
+         f"standard-normal W1: most of the mass sits at -1 and +1 (a fraction {saturated[0]} has |h| > 0.97). "
+         f"Right, Kaiming-scaled W1: the outputs spread over the interval (fraction {saturated[1]})."),
+    caption="Hidden outputs at initialization: saturated with N(0, 1) weights (left), spread out with the Kaiming scale (right).",
+)
 
 # %% [markdown]
 # *Figure: histograms of the hidden outputs at initialization (first two rows of the
@@ -219,7 +227,14 @@ ax.set_ylabel(f"batch loss (nats), mean of {window} steps")
 ax.set_title("Training curves (first seed of each variant)", fontsize=11)
 ax.legend(fontsize=8)
 fig.tight_layout()
-plt.show()
+show_figure(
+    fig,
+    alt=("Line chart of the smoothed training loss against SGD step, log scale, one line per model variant ("
+         + ", ".join(result.label for result in report.variants)
+         + "), with the bigram's validation loss as a dashed horizontal line and a dotted vertical line "
+         "where the learning rate drops tenfold. The naive-initialization curves start much higher."),
+    caption="Training loss of the first seed of each variant, against the bigram baseline's validation loss.",
+)
 
 # %% [markdown]
 # *Figure: the training loss of one seed of each variant (log scale), against the
@@ -341,7 +356,13 @@ ax.set_xlabel("principal component 1")
 ax.set_ylabel("principal component 2")
 ax.set_title(f"Embeddings of '{report.chosen_variant.label}' (first seed)", fontsize=10)
 fig.tight_layout()
-plt.show()
+show_figure(
+    fig,
+    alt=(f"Scatter plot of the {len(vocab.chars)} characters' embeddings projected on two principal components, "
+         "each point labelled with its character; vowels and y in one colour, consonants in another, "
+         "the start/end token '.' in black."),
+    caption="Character embeddings of the chosen model, projected onto their first two principal components.",
+)
 
 # %% [markdown]
 # *Figure: every character's embedding projected onto two principal components; vowels
