@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mlp_ref.data import Splits, check_partition, load_mnist, load_mnist_npz
+from mlp_ref.data import Splits, _part_size, check_partition, load_mnist, load_mnist_npz
 from mlp_ref.losses import cross_entropy
 from mlp_ref.network import MLP
 from mlp_ref.training import History, fit
@@ -438,14 +438,7 @@ def mnist_splits(directory, val_size: int | float = 10_000, seed=0) -> tuple[Spl
     """
     X_full, y_full, X_test, y_test, source = _load_mnist_dir(directory)
     n = X_full.shape[0]
-    if isinstance(val_size, bool) or not isinstance(val_size, numbers.Real):
-        raise ValueError(f"val_size: expected a row count or a fraction in (0, 1), received {val_size!r}")
-    if isinstance(val_size, numbers.Integral):
-        n_val = int(val_size)
-    elif 0 < val_size < 1:
-        n_val = int(round(val_size * n))
-    else:
-        raise ValueError(f"val_size: expected a fraction strictly between 0 and 1, received {val_size}")
+    n_val = _part_size(val_size, "val_size", n)
     if not 1 <= n_val < n:
         raise ValueError(f"val_size: expected between 1 and {n - 1} validation rows (the official training "
                          f"part has {n}), received {val_size!r}")
