@@ -103,8 +103,12 @@ class PageVisit:
 
 
 def page_urls(server) -> list[tuple[str, str]]:
-    return [(source, server + "/" + str(Path(*built_page(Path("."), source).parts[:-1])).strip(".") + "/")
-            for source in nav_sources()]
+    """(source file, URL of its built page) for every page in the nav."""
+    urls = []
+    for source in nav_sources():
+        folder = built_page(Path("."), source).parent.as_posix()  # "." for the home page
+        urls.append((source, f"{server}/" if folder == "." else f"{server}/{folder}/"))
+    return urls
 
 
 def test_every_page_loads_cleanly(browser, server, built_site):
