@@ -11,11 +11,9 @@ site, so a reader on a phone downloads it once and caches it.
 
 from __future__ import annotations
 
-from pathlib import PurePosixPath
-
 import hashlib
 import re
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import jupytext
 from mkdocs.structure.files import File, Files

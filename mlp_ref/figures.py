@@ -22,7 +22,6 @@ _STYLE = {
     "figure.figsize": (6.4, 3.6),
     "figure.dpi": 100,
     "font.size": 11,
-    "axes.prop_cycle": None,  # filled in by _style()
     "axes.spines.top": False,
     "axes.spines.right": False,
     "axes.grid": True,
@@ -37,7 +36,7 @@ def _style():
     import matplotlib
     from cycler import cycler
 
-    params = dict(_STYLE, **{"axes.prop_cycle": cycler(color=PALETTE)})
+    params = {**_STYLE, "axes.prop_cycle": cycler(color=PALETTE)}
     with matplotlib.rc_context(params):
         yield
 
@@ -50,8 +49,8 @@ def new_figure(nrows: int = 1, ncols: int = 1, **subplots_kwargs):
     nrows, ncols : int
         Grid of axes, as for ``matplotlib.figure.Figure.subplots``.
     **subplots_kwargs
-        Passed to ``Figure.subplots`` (for example ``figsize`` is not accepted here; pass
-        ``figsize=`` through ``figure_kwargs`` instead).
+        Passed to ``Figure.subplots``, except ``figsize`` (inches, (width, height)), which
+        sizes the figure itself.
 
     Returns
     -------

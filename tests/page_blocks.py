@@ -62,26 +62,19 @@ class PageBlock(pytest.Item):
         for block in self.block.chain():
             if block.importorskip and (reason := _missing_module_reason(block.importorskip)):
                 pytest.skip(reason)
-        namespace = {"__name__": "__main__"}
-        chain = self.block.chain()
-        for earlier in chain[:-1]:
-            _run(earlier, namespace)
-        output = _run(self.block, namespace)
+        output = run_block(self.block)
         STATS["code blocks"] += 1
         STATS["snippets embedded"] += len(self.block.snippets)
         expected = self.block.expected_output
         if expected is None:
             if output:
-                raise BlockFailure(self._where(), "the block prints output but the page shows none "
+                raise BlockFailure(self.block.fence.where, "the block prints output but the page shows none "
                                    "(add an expected-output block after it)", output)
             return
         if output != expected:
             diff = "".join(difflib.unified_diff(expected.splitlines(True), output.splitlines(True),
                                                 "shown on the page", "printed by the code"))
-            raise BlockFailure(self._where(), "printed output differs from the page", diff)
-
-    def _where(self) -> str:
-        return f"{self.block.fence.page.relative_to(pagekit.ROOT)}:{self.block.fence.lineno}"
+            raise BlockFailure(self.block.fence.where, "printed output differs from the page", diff)
 
     def repr_failure(self, excinfo):
         if isinstance(excinfo.value, BlockFailure):
@@ -97,9 +90,17 @@ class BlockFailure(Exception):
         super().__init__(f"{where}: {what}\n{detail}")
 
 
+def run_block(block: pagekit.Block) -> str:
+    """What ``block`` prints, after silently running the blocks it continues (fresh namespace)."""
+    namespace = {"__name__": "__main__"}
+    chain = block.chain()
+    for earlier in chain[:-1]:
+        _run(earlier, namespace)
+    return _run(block, namespace)
+
+
 def _run(block: pagekit.Block, namespace: dict) -> str:
-    where = f"{block.fence.page.relative_to(pagekit.ROOT)}:{block.fence.lineno}"
-    code = compile(block.code, where, "exec")
+    code = compile(block.code, block.fence.where, "exec")
     buffer = io.StringIO()
     old_cwd = os.getcwd()
     os.chdir(pagekit.ROOT)

@@ -39,6 +39,11 @@ class Fence:
     norun_reason: str | None = None
 
     @property
+    def where(self) -> str:
+        """``page:line`` for messages, the page relative to the repository root."""
+        return f"{self.page.relative_to(ROOT)}:{self.lineno}"
+
+    @property
     def language(self) -> str:
         first = self.info.strip().split(" ", 1)[0] if self.info.strip() else ""
         return first.strip("{}.").lower()
@@ -97,16 +102,17 @@ def parse_fences(page: Path) -> list[Fence]:
             norun = match["reason"]
         elif opening:
             ticks = opening["ticks"]
+            lineno = index + 1
             body = []
             index += 1
             while index < len(lines) and not lines[index].strip().startswith(ticks):
                 body.append(lines[index])
                 index += 1
             if index == len(lines):
-                raise ValueError(f"{page}:{len(fences)}: fence opened and never closed")
+                raise ValueError(f"{page}:{lineno}: fence opened and never closed")
             indent = len(opening["indent"])
             code = "\n".join(line[min(indent, len(line) - len(line.lstrip())):] for line in body)
-            fences.append(Fence(page, index - len(body), indent, opening["info"].strip(),
+            fences.append(Fence(page, lineno, indent, opening["info"].strip(),
                                 code + "\n" if body else "", markers, marks, norun))
             markers, marks, norun = [], [], None
         index += 1
@@ -133,7 +139,7 @@ def blocks(page: Path) -> list[Block]:
     """The runnable blocks of a page, with expected outputs and continuations attached."""
     result: list[Block] = []
     for fence in parse_fences(page):
-        where = f"{page.relative_to(ROOT)}:{fence.lineno}"
+        where = fence.where
         if "expected-output" in fence.markers:
             if not result or result[-1].expected_output is not None:
                 raise ValueError(f"{where}: expected-output marker with no python block before it to attach to")

@@ -33,11 +33,11 @@ def unexecuted_python_fences(page) -> list[str]:
             continue
         if fence.norun_reason:
             continue
-        problems.append(f"{page.relative_to(pagekit.ROOT)}:{fence.lineno}: ```{fence.info} is never executed")
+        problems.append(f"{fence.where}: ```{fence.info} is never executed")
     for fence in pagekit.parse_fences(page):
         for mark in fence.marks:
             if "skip" in mark and "reason=" not in mark:
-                problems.append(f"{page.relative_to(pagekit.ROOT)}:{fence.lineno}: {mark} gives no reason")
+                problems.append(f"{fence.where}: {mark} gives no reason")
     return problems
 
 

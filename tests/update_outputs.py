@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from tests import pagekit
-from tests.page_blocks import _run
+from tests.page_blocks import run_block
 
 
 def updated_lines(page: Path) -> list[str]:
@@ -24,10 +24,7 @@ def updated_lines(page: Path) -> list[str]:
     for block in pagekit.blocks(page):
         if block.expected_fence is None:
             continue
-        namespace = {"__name__": "__main__"}
-        for earlier in block.chain()[:-1]:
-            _run(earlier, namespace)
-        output = _run(block, namespace)
+        output = run_block(block)
         fence = block.expected_fence
         first = fence.lineno  # 0-based index of the first line inside the fence
         count = len(fence.code.splitlines())
