@@ -4,9 +4,17 @@
 ``net.loss_and_grads`` followed by :func:`sgd_step` computes, but into arrays allocated once
 per call to :func:`fit`, with no input checks (the inputs were checked once, at the start).
 That is most of the speed trick: at MLP sizes the matrix products are cheap and the Python
-and allocation overhead around them is what costs. The rest: the bias of every layer after
-the first is kept as an extra row of its weight matrix (see :class:`_Workspace`), which saves
-a bias addition and a column sum per layer and step.
+and allocation overhead around them is what costs. The rest, each measured with
+``make bench``:
+
+* the bias of every layer after the first is kept as an extra row of its weight matrix
+  (see :class:`_Workspace`), which saves a bias addition and a column sum per layer and step;
+* the logits are kept transposed, (d_L, n), so the softmax reduces along contiguous memory
+  (see :class:`_Buffers`);
+* ReLU is ``np.maximum`` against an array of zeros, which NumPy vectorizes, rather than
+  against the scalar 0, which it does not;
+* each batch is gathered with ``np.take`` into a buffer of its own rather than by fancy
+  indexing, which would allocate a new array every step.
 """
 
 from __future__ import annotations
@@ -98,7 +106,7 @@ class History:
 
 
 class _Workspace:
-    """Everything one SGD step writes to, allocated once per call to :func:`fit`.
+    """The parameters as :func:`fit` updates them, and buffers for every batch size it meets.
 
     The bias rides along as the last row of an augmented weight matrix
     ``P_l = [[W_l], [b_l]]`` of shape ``(d_{l-1} + 1, d_l)``, acting on an input with a
@@ -108,26 +116,19 @@ class _Workspace:
     every batch into a buffer one column wider costs more than adding the bias separately.
     """
 
-    def __init__(self, net: MLP, batch_size: int):
-        dt = net.dtype
+    def __init__(self, net: MLP):
         self.params = [np.vstack([W, b]) for W, b in zip(net.weights, net.biases)]
         self.weights = [P[:-1] for P in self.params]                       # views, (d_{l-1}, d_l)
         self.grads = [np.empty_like(P) for P in self.params]
-        self.ones = np.ones(batch_size, dt)                                    # ones @ delta = column sums
-        self._a = [np.ones((batch_size, d + 1), dt) for d in net.sizes[1:-1]]  # [a_l, 1]
-        self._z = [np.empty((batch_size, d), dt) for d in net.sizes[1:]]
-        self._delta = [np.empty((batch_size, d), dt) for d in net.sizes[1:]]   # lr * dLoss/dz_l
-        self._mask = [np.empty((batch_size, d), dt) for d in net.sizes[1:-1]]  # relu'(z), 0. or 1.
-        self._rows = np.arange(batch_size)
-        self._views: dict[int, tuple] = {}
+        self.net = net
+        self._buffers: dict[int, _Buffers] = {}
 
-    def views(self, n: int) -> tuple:
-        """The first ``n`` rows of every buffer (built once per distinct batch size)."""
-        if n not in self._views:
-            self._views[n] = ([z[:n] for z in self._z], [a[:n] for a in self._a],
-                              [a[:n, :-1] for a in self._a], [d[:n] for d in self._delta],
-                              [m[:n] for m in self._mask], self._rows[:n])
-        return self._views[n]
+    def buffers(self, n: int) -> "_Buffers":
+        """The buffers for a batch of ``n`` rows, made on first use: a fit meets at most
+        three sizes (the batch size, the last training batch, the last validation chunk)."""
+        if n not in self._buffers:
+            self._buffers[n] = _Buffers(self.net, n)
+        return self._buffers[n]
 
     def write_back(self, net: MLP) -> None:
         """Copy the augmented parameters into ``net.weights`` and ``net.biases`` (in place)."""
@@ -136,87 +137,132 @@ class _Workspace:
             b[...] = P[-1]
 
 
-def _sgd_batch(ws: _Workspace, xb: np.ndarray, yb: np.ndarray, lr: float,
-               activation: str, output: str) -> tuple[float, int]:
-    """One SGD step; returns (sum of the per-example losses, number of correct predictions).
+class _Buffers:
+    """Everything one step on a batch of ``n`` rows writes to.
 
-    ``xb`` has shape (n, d_0) (no column of ones: see :class:`_Workspace`). The same math as
-    ``net.loss_and_grads(X, y)`` then ``sgd_step(net, grads, lr)``; the deltas are scaled by
-    ``lr / n`` up front, so ``[a, 1]^T @ delta`` is already the update.
+    Hidden layers are laid out row by row, (n, d_l); the logits and their delta are kept
+    transposed, (d_L, n), because the softmax's reductions over a handful of classes run
+    several times faster along contiguous memory than across it.
     """
-    n = xb.shape[0]
-    zs, a_aug, a_hidden, deltas, masks, rows = ws.views(n)
+
+    def __init__(self, net: MLP, n: int):
+        dt, hidden = net.dtype, net.sizes[1:-1]
+        self.n, self.cols = n, np.arange(n)
+        self.x = np.empty((n, net.sizes[0]), dt)
+        self.z = [np.empty((n, d), dt) for d in hidden]
+        self.a_aug = [np.ones((n, d + 1), dt) for d in hidden]                 # [a_l, 1]
+        self.a = [a[:, :-1] for a in self.a_aug]                               # views, a_l
+        self.delta = [np.empty((n, d), dt) for d in hidden]                    # lr * dLoss/dz_l
+        if net.activation == "relu":
+            self.zeros = [np.zeros((n, d), dt) for d in hidden]                # relu(z) = max(z, zeros)
+            self.mask = [np.empty((n, d), dt) for d in hidden]                 # relu'(z), 0. or 1.
+        self.logits_t = np.empty((net.sizes[-1], n), dt)                       # z_L^T
+        self.delta_t = np.empty((net.sizes[-1], n), dt)                        # lr * dLoss/dz_L^T
+        self.ones = np.ones(n, dt)                                             # ones @ delta = column sums
+
+
+def _forward_batch(ws: _Workspace, buf: _Buffers, x: np.ndarray, activation: str) -> np.ndarray:
+    """Fill ``buf`` with the forward pass of ``x`` (n, d_0); return the logits ``z_L^T`` (d_L, n)."""
     P, L = ws.params, len(ws.params)
-    relu = activation == "relu"
-    f, fprime = _KERNELS[activation]
-    a = xb
-    for l in range(L):                                        # forward
-        z = zs[l]
-        if l == 0:
-            np.matmul(xb, ws.weights[0], out=z)
-            z += P[0][-1]                                     # + b_1
+    f = _KERNELS[activation][0]
+    inp = x
+    for l in range(L - 1):
+        z = buf.z[l]
+        if l == 0:                                            # x has no column of ones
+            np.matmul(x, ws.weights[0], out=z)
+            z += P[0][-1]
         else:
-            np.matmul(a, P[l], out=z)                         # [a, 1] @ P = a @ W + b
-        if l < L - 1:
-            if relu:
-                np.maximum(z, 0, out=a_hidden[l])
-            else:
-                a_hidden[l][...] = f(z)
-            a = a_aug[l]
-    delta = deltas[L - 1]
-    loss_sum, correct = _head_delta(output, z, yb, delta, rows, lr / n)
+            np.matmul(inp, P[l], out=z)                       # [a, 1] @ P = a @ W + b
+        if activation == "relu":
+            np.maximum(z, buf.zeros[l], out=buf.a[l])
+        else:
+            buf.a[l][...] = f(z)
+        inp = buf.a_aug[l]
+    logits_t = buf.logits_t
+    if L == 1:
+        np.matmul(ws.weights[0].T, x.T, out=logits_t)
+        logits_t += P[0][-1][:, None]
+    else:
+        np.matmul(P[L - 1].T, inp.T, out=logits_t)            # (a_aug @ P)^T
+    return logits_t
+
+
+def _sgd_batch(ws: _Workspace, buf: _Buffers, y: np.ndarray, lr: float,
+               activation: str, output: str) -> tuple[float, int]:
+    """One SGD step on the batch in ``buf.x``; returns (summed per-example loss, number correct).
+
+    The same math as ``net.loss_and_grads(X, y)`` then ``sgd_step(net, grads, lr)``; the
+    deltas are scaled by ``lr / n`` up front, so ``[a, 1]^T @ delta`` is already the update.
+    """
+    n, x = buf.n, buf.x
+    P, L = ws.params, len(ws.params)
+    fprime = _KERNELS[activation][1]
+    logits_t = _forward_batch(ws, buf, x, activation)
+    loss_sum, correct = _head_delta(output, logits_t, y, buf.delta_t, buf.cols, lr / n)
+    delta = buf.delta_t.T                                     # (n, d_L), a view
     for l in range(L - 1, -1, -1):                            # backward, then update
         if l == 0:                                            # dW_1 and db_1 separately
-            np.matmul(xb.T, delta, out=ws.grads[0][:-1])
-            np.matmul(ws.ones[:n], delta, out=ws.grads[0][-1])
+            np.matmul(x.T, delta, out=ws.grads[0][:-1])
+            np.matmul(buf.ones, delta, out=ws.grads[0][-1])
         else:
-            np.matmul(a_aug[l - 1].T, delta, out=ws.grads[l])
-        if l > 0:                                             # uses W_l before its update
-            np.matmul(delta, ws.weights[l].T, out=deltas[l - 1])
-            if relu:                                          # relu'(z) = [z > 0], as 0. or 1.
-                np.greater(zs[l - 1], 0, out=masks[l - 1])
-                deltas[l - 1] *= masks[l - 1]
+            np.matmul(buf.a_aug[l - 1].T, delta, out=ws.grads[l])
+            # uses W_l before its update
+            np.matmul(delta, ws.weights[l].T, out=buf.delta[l - 1])
+            if activation == "relu":                          # relu'(z) = [z > 0], as 0. or 1.
+                np.greater(buf.z[l - 1], 0, out=buf.mask[l - 1])
+                buf.delta[l - 1] *= buf.mask[l - 1]
             else:
-                deltas[l - 1] *= fprime(zs[l - 1])
-            delta = deltas[l - 1]
+                buf.delta[l - 1] *= fprime(buf.z[l - 1])
+            delta = buf.delta[l - 1]
         P[l] -= ws.grads[l]
     return loss_sum, correct
 
 
-def _head_delta(output: str, z: np.ndarray, y: np.ndarray, delta: np.ndarray,
-                rows: np.ndarray, scale: float) -> tuple[float, int]:
-    """Write ``scale * n * dLoss/dz`` into ``delta``; return (summed loss, number correct).
+def _head_delta(output: str, logits_t: np.ndarray, y: np.ndarray, delta_t: np.ndarray,
+                cols: np.ndarray, scale: float) -> tuple[float, int]:
+    """Write ``scale * n * dLoss/dz^T`` into ``delta_t``; return (summed loss, number correct).
 
-    ``z`` (n, d_L) are the logits and may be overwritten.
+    ``logits_t`` (d_L, n) are the logits, transposed, and may be overwritten; ``y`` is
+    (n,) labels for softmax, (n, d_L) targets otherwise; ``delta_t`` is (d_L, n).
     """
     if output == "softmax":
-        correct = int(np.count_nonzero(z.argmax(axis=1) == y))
-        z -= z.max(axis=1, keepdims=True)                     # shift: exp cannot overflow
-        np.exp(z, out=delta)
-        sums = delta.sum(axis=1)
-        loss_sum = float(np.log(sums).sum() - z[rows, y].sum())   # sum of logsumexp(z) - z_y
+        correct = int(np.count_nonzero(logits_t.argmax(axis=0) == y))
+        logits_t -= logits_t.max(axis=0)                      # shift: exp cannot overflow
+        np.exp(logits_t, out=delta_t)
+        sums = delta_t.sum(axis=0)
+        loss_sum = float(np.log(sums).sum() - logits_t[y, cols].sum())   # sum of logsumexp(z) - z_y
         np.divide(scale, sums, out=sums)
-        delta *= sums[:, None]                                # scale * softmax(z)
-        delta[rows, y] -= scale                               # scale * (p - onehot(y))
+        delta_t *= sums                                       # scale * softmax(z)
+        delta_t[y, cols] -= scale                             # scale * (p - onehot(y))
         return loss_sum, correct
+    target_t = y.T
     if output == "sigmoid":
-        per = np.maximum(z, 0) - z * y + np.log1p(np.exp(-np.abs(z)))
+        z = logits_t
+        per = np.maximum(z, 0) - z * target_t + np.log1p(np.exp(-np.abs(z)))
         p = _KERNELS["sigmoid"][0](z)
-        correct = int(np.count_nonzero((p[:, 0] > 0.5) == (y[:, 0] > 0.5)))
-        np.multiply(p - y, scale, out=delta)
+        correct = int(np.count_nonzero((p[0] > 0.5) == (target_t[0] > 0.5)))
+        np.multiply(p - target_t, scale, out=delta_t)
         return float(per.sum()), correct
-    diff = z - y                                              # identity head, MSE
-    np.multiply(diff, 2.0 * scale / z.shape[1], out=delta)
-    return float((diff * diff).mean(axis=1).sum()), 0
+    diff = logits_t - target_t                                # identity head, MSE
+    np.multiply(diff, 2.0 * scale / logits_t.shape[0], out=delta_t)
+    return float((diff * diff).mean(axis=0).sum()), 0
 
 
-def _evaluate(net: MLP, X: np.ndarray, y: np.ndarray) -> tuple[float, float]:
-    """Mean loss and accuracy on checked data (accuracy nan for the identity head)."""
-    _, cache = net._forward(X)
-    z = cache.pre_activations[-1]
+def _evaluate(ws: _Workspace, X: np.ndarray, y: np.ndarray, batch_size: int,
+              activation: str, output: str) -> tuple[float, float]:
+    """Mean loss and accuracy of the workspace's parameters on checked data, in chunks of
+    ``batch_size`` rows through the training buffers (accuracy nan for the identity head)."""
     n = X.shape[0]
-    loss_sum, correct = _head_delta(net.output, z, y, np.empty_like(z), np.arange(n), 1.0)
-    return loss_sum / n, (correct / n if net.output != "identity" else float("nan"))
+    loss_sum, correct = 0.0, 0
+    for start in range(0, n, batch_size):
+        x = X[start:start + batch_size]
+        buf = ws.buffers(x.shape[0])
+        logits_t = _forward_batch(ws, buf, x, activation)
+        chunk_loss, chunk_correct = _head_delta(output, logits_t, y[start:start + batch_size],
+                                                buf.delta_t, buf.cols, 1.0)
+        loss_sum += chunk_loss
+        correct += chunk_correct
+    return loss_sum / n, (correct / n if output != "identity" else float("nan"))
 
 
 def fit(net: MLP, X_train, y_train, X_val, y_val, epochs: int, batch_size: int, lr: float,
@@ -267,7 +313,7 @@ def fit(net: MLP, X_train, y_train, X_val, y_val, epochs: int, batch_size: int, 
         epoch_iter = tqdm(epoch_iter, desc="epochs", unit="epoch")
 
     n = X_train.shape[0]
-    ws = _Workspace(net, batch_size)
+    ws = _Workspace(net)
     history = History()
     best_loss, best = math.inf, None
     for epoch in epoch_iter:
@@ -275,12 +321,14 @@ def fit(net: MLP, X_train, y_train, X_val, y_val, epochs: int, batch_size: int, 
         loss_sum, correct = 0.0, 0
         for start in range(0, n, batch_size):
             rows = order[start:start + batch_size]
-            batch_loss, batch_correct = _sgd_batch(ws, X_train[rows], y_train[rows], lr,
-                                                   net.activation, net.output)
+            buf = ws.buffers(len(rows))
+            # mode="clip" only because NumPy buffers `out` under the default mode="raise";
+            # the rows are a permutation, always in range.
+            np.take(X_train, rows, axis=0, out=buf.x, mode="clip")
+            batch_loss, batch_correct = _sgd_batch(ws, buf, y_train[rows], lr, net.activation, net.output)
             loss_sum += batch_loss
             correct += batch_correct
-        ws.write_back(net)
-        val_loss, val_accuracy = _evaluate(net, X_val, y_val)
+        val_loss, val_accuracy = _evaluate(ws, X_val, y_val, batch_size, net.activation, net.output)
         if not (np.isfinite(loss_sum) and np.isfinite(val_loss)):
             raise FloatingPointError(f"fit: the loss became {loss_sum / n} (train), {val_loss} (validation) "
                                      f"in epoch {epoch}; lower the learning rate (lr={lr})")
@@ -290,11 +338,11 @@ def fit(net: MLP, X_train, y_train, X_val, y_val, epochs: int, batch_size: int, 
         history.val_accuracy.append(val_accuracy)
         if val_loss < best_loss:
             best_loss, history.best_epoch = val_loss, epoch
-            best = [p.copy() for p in net.weights + net.biases]
+            best = [P.copy() for P in ws.params]
         if progress:
             epoch_iter.set_postfix(train_loss=f"{loss_sum / n:.4f}", val_loss=f"{val_loss:.4f}")
-    for param, saved in zip(net.weights + net.biases, best):
-        param[...] = saved
+    ws.params = best
+    ws.write_back(net)
     return history
 
 

@@ -54,14 +54,15 @@ def _data(output, n, rng):
     return X, np.stack([np.sin(X[:, 0]), X[:, 1] * X[:, 2]], axis=1)
 
 
-@pytest.mark.parametrize("activation, output, k", [
-    ("relu", "softmax", 3), ("tanh", "sigmoid", 1), ("gelu", "identity", 2), ("relu", "identity", 2),
+@pytest.mark.parametrize("activation, output, k, hidden", [
+    ("relu", "softmax", 3, [8, 6]), ("tanh", "sigmoid", 1, [8, 6]), ("gelu", "identity", 2, [8, 6]),
+    ("relu", "identity", 2, [8, 6]), ("relu", "softmax", 3, []), ("relu", "sigmoid", 1, [4]),
 ])
-def test_fit_equals_the_reference_loop(activation, output, k):
+def test_fit_equals_the_reference_loop(activation, output, k, hidden):
     rng = np.random.default_rng(0)
     Xt, yt = _data(output, 23, rng)   # 23 rows, batch 5: the last batch has 3 rows
-    Xv, yv = _data(output, 11, rng)
-    fast = MLP([5, 8, 6, k], activation=activation, output=output, seed=2)
+    Xv, yv = _data(output, 11, rng)   # validated in chunks of 5: the last has 1 row
+    fast = MLP([5, *hidden, k], activation=activation, output=output, seed=2)
     slow = fast.copy()
     h_fast = fit(fast, Xt, yt, Xv, yv, epochs=6, batch_size=5, lr=0.2, seed=9)
     h_slow = _reference_fit(slow, Xt, yt, Xv, yv, epochs=6, batch_size=5, lr=0.2, seed=9)
