@@ -58,7 +58,12 @@ def as_float_array(value, name: str, *, ndim: int | None = None, dtype=np.float6
     if not allow_empty and array.ndim >= 1 and array.shape[0] == 0:
         raise ShapeError(f"{where}: expected at least one row, received an empty batch of shape {array.shape}")
     array = array.astype(dtype, copy=False)
-    if not np.all(np.isfinite(array)):
+    # A NaN or inf anywhere makes the sum NaN or inf: one pass with no temporary array settles
+    # the common case (scikit-learn checks the same way). Only a sum that is not finite, from a
+    # bad entry or from finite entries large enough to overflow it, needs the entry-wise check.
+    with np.errstate(over="ignore", invalid="ignore"):                # the sum may overflow
+        total = array.sum()
+    if not np.isfinite(total) and not np.all(np.isfinite(array)):
         bad = int(np.size(array) - np.count_nonzero(np.isfinite(array)))
         raise ValueError(f"{where}: expected finite values, received {bad} NaN or inf entries")
     return array

@@ -41,6 +41,14 @@ def test_one_d_where_two_d_is_needed(net):
 
 
 # ---------------------------------------------------------------- NaN or inf
+def test_finite_values_whose_sum_overflows_are_accepted():
+    big = np.finfo(np.float64).max
+    z = [[big, big, -1.0], [big, -big, -big]]        # every entry finite; the sums overflow
+    np.testing.assert_array_equal(mlp_ref.relu(z), [[big, big, 0.0], [big, 0.0, 0.0]])
+    with pytest.raises(ValueError, match="z: expected finite values, received 1 NaN or inf"):
+        mlp_ref.relu([[big, big, np.nan]])
+
+
 @pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
 def test_nan_and_inf(net, bad):
     X = X_OK.copy()
