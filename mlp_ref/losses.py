@@ -127,7 +127,7 @@ def _mse(pred: np.ndarray, target: np.ndarray, weights=None) -> tuple[float, np.
 
 def _checked_cross_entropy(logits, y, weights):
     z = as_float_array(logits, "logits", ndim=2, dtype=_float_dtype(logits))
-    labels = check_labels(y, z.shape[0], z.shape[1])
+    labels = check_labels(y, z.shape[0], z.shape[1], rows_of="logits")
     return z, labels, _check_weights(weights, z.shape[0], z.dtype)
 
 

@@ -380,16 +380,16 @@ class MLP:
                              f"{self.weights[0].shape} (d_in, d_out), received {name} shape {X.shape}")
         return X
 
-    def _check_target(self, y, n_rows: int, name: str = "y") -> np.ndarray:
+    def _check_target(self, y, n_rows: int, name: str = "y", rows_of: str = "X") -> np.ndarray:
         """Targets for the output head: int (B,) for softmax, float (B, d_L) otherwise."""
         if self.output == "softmax":
-            return check_labels(y, n_rows, self.sizes[-1], name=name)
+            return check_labels(y, n_rows, self.sizes[-1], name=name, rows_of=rows_of)
         t = as_float_array(y, name, dtype=self.dtype)
         width = self.sizes[-1]
         allowed = [(n_rows, width)] + ([(n_rows,)] if width == 1 else [])
         if t.shape not in allowed:
             raise ShapeError(f"{name}: expected shape {' or '.join(map(str, allowed))} "
-                             f"(one target per row of X), received shape {t.shape}")
+                             f"(one target per row of {rows_of}), received shape {t.shape}")
         if self.output == "sigmoid" and np.any((t < 0) | (t > 1)):
             raise ValueError(f"{name}: expected targets in [0, 1] for a sigmoid output, "
                              f"received values from {t.min()} to {t.max()}")

@@ -299,9 +299,9 @@ def fit(net: MLP, X_train, y_train, X_val, y_val, epochs: int, batch_size: int, 
     """
     _check_net(net)
     X_train = net._check_X(X_train, "X_train")
-    y_train = net._check_target(y_train, X_train.shape[0], "y_train")
+    y_train = net._check_target(y_train, X_train.shape[0], "y_train", rows_of="X_train")
     X_val = net._check_X(X_val, "X_val")
-    y_val = net._check_target(y_val, X_val.shape[0], "y_val")
+    y_val = net._check_target(y_val, X_val.shape[0], "y_val", rows_of="X_val")
     epochs = _check_positive_int(epochs, "epochs")
     batch_size = min(_check_positive_int(batch_size, "batch_size"), X_train.shape[0])
     lr = _check_lr(lr)

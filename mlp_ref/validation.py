@@ -101,13 +101,16 @@ def check_layer_sizes(sizes, name: str = "sizes", *, min_len: int = 2) -> list[i
     return checked
 
 
-def check_labels(y, n_rows: int, n_classes: int, name: str = "y") -> np.ndarray:
-    """Return integer class labels of shape ``(n_rows,)`` in ``[0, n_classes)``, or raise."""
+def check_labels(y, n_rows: int, n_classes: int, name: str = "y", rows_of: str = "X") -> np.ndarray:
+    """Return integer class labels of shape ``(n_rows,)`` in ``[0, n_classes)``, or raise.
+
+    ``rows_of`` names the array whose rows the labels belong to, for the error message.
+    """
     labels = np.asarray(y)
     if labels.ndim != 1:
         raise ShapeError(f"{name}: expected a 1-D array of class indices, received shape {labels.shape}")
     if labels.shape[0] != n_rows:
-        raise ShapeError(f"{name}: expected {n_rows} labels (one per row of X), received {labels.shape[0]}")
+        raise ShapeError(f"{name}: expected {n_rows} labels (one per row of {rows_of}), received {labels.shape[0]}")
     if labels.dtype == bool or not np.issubdtype(labels.dtype, np.integer):
         if np.issubdtype(labels.dtype, np.floating) and np.all(np.isfinite(labels)) and np.all(labels == np.round(labels)):
             raise TypeError(f"{name}: expected integer class indices, received dtype {labels.dtype}; cast with y.astype(int)")

@@ -123,9 +123,11 @@ def test_bad_layer_sizes(sizes, error, message):
 def test_mismatched_lengths(net):
     with pytest.raises(ShapeError, match=r"y: expected 5 labels \(one per row of X\), received 4"):
         net.loss_and_grads(X_OK, Y_OK[:4])
-    with pytest.raises(ShapeError, match=r"y_val: expected 5 labels"):
+    with pytest.raises(ShapeError, match=r"y_val: expected 5 labels \(one per row of X_val\), received 3"):
         fit(net, X_OK, Y_OK, X_OK, Y_OK[:3], epochs=1, batch_size=2, lr=0.1, seed=0)
-    with pytest.raises(ShapeError, match=r"y: expected 5 labels"):
+    with pytest.raises(ShapeError, match=r"y_train: expected 5 labels \(one per row of X_train\), received 3"):
+        fit(net, X_OK, Y_OK[:3], X_OK, Y_OK, epochs=1, batch_size=2, lr=0.1, seed=0)
+    with pytest.raises(ShapeError, match=r"y: expected 5 labels \(one per row of logits\), received 2"):
         cross_entropy(np.zeros((5, 2)), [0, 1])
     with pytest.raises(ShapeError, match=r"y: expected shape \(5, 1\) or \(5,\) .*received shape \(4,\)"):
         MLP([3, 1]).loss_and_grads(X_OK, np.ones(4))
