@@ -296,6 +296,12 @@ def fit(net: MLP, X_train, y_train, X_val, y_val, epochs: int, batch_size: int, 
     Returns
     -------
     History
+
+    Raises
+    ------
+    FloatingPointError
+        If the training or validation loss of an epoch is not finite (the learning rate is
+        too large); ``net`` then keeps the weights it had before the call.
     """
     _check_net(net)
     X_train = net._check_X(X_train, "X_train")

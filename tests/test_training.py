@@ -155,3 +155,15 @@ def test_grad_check_subsamples_big_networks():
     net = MLP([30, 40, 5], activation="tanh", output="softmax", seed=0)   # 1445 parameters
     error = grad_check(net, rng.normal(size=(4, 30)), rng.integers(0, 5, 4), max_params=60, seed=1)
     assert error < 1e-6
+
+
+def test_a_diverging_fit_raises_and_leaves_the_network_as_it_was():
+    rng = np.random.default_rng(3)
+    Xt, yt = _data("identity", 40, rng)
+    net = MLP([5, 16, 2], output="identity", seed=0)
+    before = [p.copy() for p in net.weights + net.biases]
+    with pytest.raises(FloatingPointError, match=r"fit: the loss became .* lower the learning rate \(lr=1000000.0\)"):
+        with np.errstate(over="ignore", invalid="ignore"):
+            fit(net, 1e3 * Xt, yt, Xt, yt, epochs=20, batch_size=8, lr=1e6, seed=0)
+    for p, saved in zip(net.weights + net.biases, before):
+        np.testing.assert_array_equal(p, saved)
