@@ -25,6 +25,7 @@ def test_bench_mlp_prints_its_table_and_verdicts(capsys):
     assert abs(vs_sklearn - ours / sklearn) < 0.01 * vs_sklearn + 1e-3
     assert abs(vs_floor - ours / floor) < 0.01 * vs_floor + 1e-3
     assert re.search(r"^digits float64: floor without the validation products [\d.]+ ms", out, re.M), out
+    assert re.search(r"^digits float64: sklearn plus one predict_proba .* [\d.]+ ms, mlp_ref/that = [\d.]+$", out, re.M), out
     assert re.search(r"^digits float64: fastest-slowest run \(ms\): mlp_ref [\d.]+-[\d.]+, sklearn", out, re.M), out
     assert re.search(r"^digits float64: mlp_ref/sklearn = [\d.]+ \(target <= 0\.4\) (met|NOT met)$", out, re.M), out
 
