@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from mlp_ref.activations import _KERNELS
-from mlp_ref.network import MLP, Gradients, _predict_from_output
+from mlp_ref.network import MLP, Gradients
 from mlp_ref.validation import ShapeError, as_generator
 
 __all__ = ["sgd_step", "fit", "History", "grad_check"]
