@@ -18,6 +18,8 @@ initialized and fed batches from ``seed + k``; the samples are drawn with ``seed
 from __future__ import annotations
 
 import argparse
+import os
+import shlex
 import sys
 from dataclasses import dataclass, field
 
@@ -133,6 +135,38 @@ class LabReport:
         return sum(word not in train_set for word in self.samples)
 
 
+def load_word_list(words_file=None, build_vocab: bool = False) -> tuple[list[str], Vocabulary]:
+    """The words of one experiment and their vocabulary: what ``--words`` and ``--build-vocab`` select.
+
+    Parameters
+    ----------
+    words_file : str or path-like, optional
+        A UTF-8 text file with one word per line (read by
+        :func:`mlp_ref.charlm_data.load_words`). None: the US census first names of the
+        ``names`` package (:func:`mlp_ref.charlm_data.load_census_names`).
+    build_vocab : bool
+        Take the vocabulary from the file's characters instead of the letters a-z.
+
+    Returns
+    -------
+    words : list of str
+    vocabulary : Vocabulary
+
+    Raises
+    ------
+    ValueError
+        ``build_vocab`` without a file; an empty file; a character outside the vocabulary.
+    OSError
+        A file that cannot be read.
+    """
+    if words_file is None:
+        if build_vocab:
+            raise ValueError("build_vocab: the census names use the letters a-z; a vocabulary can be built "
+                             "only from a word file")
+        return load_census_names(), Vocabulary.letters()
+    return load_words(words_file, build_vocabulary=build_vocab)
+
+
 def prepare_data(words: list[str], settings: LabSettings, vocabulary: Vocabulary
                  ) -> tuple[dict[str, list[str]], dict[str, tuple[np.ndarray, np.ndarray]]]:
     """Drop repeated words, split by ``settings.seed`` and build the context windows.
@@ -230,10 +264,21 @@ def results_table(report: LabReport) -> str:
     return markdown_table(["model", "parameters", "train loss", "validation loss", "test loss"], rows, "lrrrr")
 
 
-def command_line(settings: LabSettings) -> str:
-    """The command that prints the report of ``settings`` on the census names."""
+def command_line(settings: LabSettings, words_file=None, build_vocab: bool = False) -> str:
+    """The command that prints the report of ``settings``.
+
+    Parameters
+    ----------
+    settings : LabSettings
+    words_file : str or path-like, optional
+        The word file (``--words``); None: the census names, and no ``--words`` option.
+    build_vocab : bool
+        Add ``--build-vocab`` (only with a word file).
+    """
     s = settings
-    return (f"python -m mlp_ref.charlm_cli --steps {s.steps} --seed {s.seed} --seeds {s.n_seeds} "
+    words = "" if words_file is None else f"--words {shlex.quote(os.fspath(words_file))} "
+    words += "--build-vocab " if build_vocab else ""
+    return (f"python -m mlp_ref.charlm_cli {words}--steps {s.steps} --seed {s.seed} --seeds {s.n_seeds} "
             f"--context {s.context} --emb {s.emb_dim} --hidden {s.hidden} --batch {s.batch_size} "
             f"--lr {s.lr} --momentum {s.momentum} --alpha {s.alpha} --samples {s.n_samples}")
 
@@ -294,15 +339,12 @@ def settings_from_args(args: argparse.Namespace) -> LabSettings:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    if args.words is None:
-        if args.build_vocab:
-            raise SystemExit("--build-vocab needs --words FILE")
-        words, vocabulary = load_census_names(), Vocabulary.letters()
-    else:
-        try:
-            words, vocabulary = load_words(args.words, build_vocabulary=args.build_vocab)
-        except (OSError, ValueError) as error:
-            raise SystemExit(f"--words: {error}") from None
+    if args.words is None and args.build_vocab:
+        raise SystemExit("--build-vocab needs --words FILE")
+    try:
+        words, vocabulary = load_word_list(args.words, build_vocab=args.build_vocab)
+    except (OSError, ValueError) as error:
+        raise SystemExit(f"--words: {error}") from None
     try:
         settings = settings_from_args(args)
     except ValueError as error:

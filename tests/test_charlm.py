@@ -320,3 +320,46 @@ def test_printed_command_line_names_the_same_settings():
     argv = command_line(settings).split()
     assert argv[:3] == ["python", "-m", "mlp_ref.charlm_cli"]
     assert settings_from_args(parse_args(argv[3:])) == settings
+
+
+def test_load_word_list_is_the_commands_choice_of_words(tmp_path):
+    """The lab's WORDS_FILE and the command's --words go through the same function."""
+    from mlp_ref.charlm_cli import load_word_list
+
+    assert load_word_list() == (load_census_names(), VOCAB)
+    path = tmp_path / "words.txt"
+    path.write_text("anna\nZoe\nanna\n", encoding="utf-8")
+    words, vocabulary = load_word_list(path, build_vocab=True)
+    assert words == ["anna", "Zoe", "anna"] and vocabulary.chars == (".", "Z", "a", "e", "n", "o")
+    with pytest.raises(ValueError, match="'Z' at position 0"):
+        load_word_list(path)
+    with pytest.raises(ValueError, match="build_vocab: .* only from a word file"):
+        load_word_list(None, build_vocab=True)
+
+
+def test_printed_command_line_names_the_word_file(tmp_path):
+    settings = LabSettings(steps=7)
+    argv = command_line(settings, tmp_path / "my words.txt", build_vocab=True).split(" --steps")[0]
+    assert argv == f"python -m mlp_ref.charlm_cli --words '{tmp_path / 'my words.txt'}' --build-vocab"
+    assert "--words" not in command_line(settings)
+
+
+# --- the speed comparison of the page and of make bench -------------------------------
+
+def test_step_timer_runs_every_runner_and_names_bad_input():
+    from mlp_ref.charlm_speed import median_step_times, numpy_runner
+
+    rng = np.random.default_rng(0)
+    X, Y = rng.integers(0, 27, (256, 3)), rng.integers(0, 27, 256)
+    config = CharMLPConfig(27, 3, 4, 8)
+    calls = []
+
+    def counting(steps):
+        calls.append(steps)
+
+    times = median_step_times([numpy_runner(config, X, Y), counting], steps=2, repeats=3)
+    assert len(times) == 2 and times[0] > 0 and calls == [2, 2, 2, 2]  # warm-up, then 3 timed runs
+    with pytest.raises(ValueError, match=r"X, Y: expected shapes .* N >= 256, received \(255, 3\)"):
+        numpy_runner(config, X[:255], Y[:255])
+    with pytest.raises(ValueError, match="repeats: expected a positive integer, received 0"):
+        median_step_times([counting], steps=2, repeats=0)
