@@ -6,10 +6,18 @@ download): the starter ``<module>.py`` the reader edits, the reader's tests
 fresh folder, as the page tells the reader to run it (``pytest test_<module>.py``): next to
 the solution it must pass; next to the untouched starter it must fail, which proves the
 tests test something.
+
+A reader may run the tests before installing ``mlp_ref``. Then the tests that compare with
+it must skip with a reason that says how to install it (shown by ``pytest -ra``, the
+command the lesson gives), and every other test must still run: a third run hides
+``mlp_ref`` behind a package of that name that raises ``ModuleNotFoundError``, first on
+``PYTHONPATH``.
 """
 
 from __future__ import annotations
 
+import os
+import re
 import shutil
 import subprocess
 import sys
@@ -21,12 +29,36 @@ from tests import pagekit
 EXERCISES = sorted((pagekit.DOCS / "exercises").glob("*/test_*.py"))
 
 
-def run_reader_tests(test_file, module_source, tmp_path) -> subprocess.CompletedProcess:
+# What a skipped comparison with mlp_ref must tell the reader (the lesson page has the install line).
+INSTALL_HINT = "install mlp_ref: see 'Before you start' on the lesson page"
+
+
+def run_reader_tests(test_file, module_source, tmp_path, env=None) -> subprocess.CompletedProcess:
     module_name = test_file.name.removeprefix("test_")
-    shutil.copy(test_file, tmp_path / test_file.name)
-    shutil.copy(module_source, tmp_path / module_name)
-    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", test_file.name],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    folder = tmp_path / "reader"
+    folder.mkdir(parents=True)
+    shutil.copy(test_file, folder / test_file.name)
+    shutil.copy(module_source, folder / module_name)
+    # -ra, as the lesson tells the reader, so that the reason of every skip is printed.
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-ra", "-p", "no:cacheprovider", test_file.name],
+                          cwd=folder, capture_output=True, text=True, timeout=300, env=env)
+
+
+def outcome_counts(result: subprocess.CompletedProcess) -> dict[str, int]:
+    """{"passed": 9, "skipped": 1, ...} from pytest's closing line."""
+    last = result.stdout.strip().splitlines()[-1] if result.stdout.strip() else ""
+    return {word: int(n) for n, word in re.findall(r"(\d+) (passed|skipped|failed|errors?|xfailed|xpassed)", last)}
+
+
+def without_mlp_ref(tmp_path) -> dict[str, str]:
+    """An environment in which ``import mlp_ref`` fails as it does where it is not installed."""
+    blocker = tmp_path / "blocker" / "mlp_ref"
+    blocker.mkdir(parents=True)
+    (blocker / "__init__.py").write_text(
+        'raise ModuleNotFoundError("No module named \'mlp_ref\'", name="mlp_ref")\n', encoding="utf-8")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(blocker.parent), env.get("PYTHONPATH")]))
+    return env
 
 
 @pytest.mark.parametrize("test_file", EXERCISES, ids=[p.parent.name for p in EXERCISES])
@@ -35,6 +67,25 @@ def test_solution_passes(test_file, tmp_path):
     assert solution.is_file(), f"no reference solution at {solution}"
     result = run_reader_tests(test_file, solution, tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
+    # With mlp_ref installed (as here) nothing may be skipped: the comparisons really ran.
+    assert "skipped" not in outcome_counts(result), result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("test_file", EXERCISES, ids=[p.parent.name for p in EXERCISES])
+def test_solution_passes_without_mlp_ref(test_file, tmp_path):
+    solution = test_file.parent / "solution" / test_file.name.removeprefix("test_")
+    with_ref = outcome_counts(run_reader_tests(test_file, solution, tmp_path / "with"))
+    result = run_reader_tests(test_file, solution, tmp_path / "without", env=without_mlp_ref(tmp_path))
+    output = result.stdout + result.stderr
+    counts = outcome_counts(result)
+    assert result.returncode == 0, f"{test_file.name} does not pass without mlp_ref:\n{output}"
+    assert counts.get("skipped", 0) >= 1, f"{test_file.name}: no test skipped without mlp_ref (blocker not used?)\n{output}"
+    # Every test that does not need mlp_ref still ran and passed.
+    assert counts["passed"] + counts["skipped"] == with_ref["passed"], output
+    skip_lines = [line for line in result.stdout.splitlines() if line.startswith("SKIPPED")]
+    assert len(skip_lines) >= 1, f"no skip reason printed with -ra:\n{output}"
+    for line in skip_lines:
+        assert INSTALL_HINT in line, f"a skip reason does not say how to install mlp_ref: {line!r}"
 
 
 @pytest.mark.parametrize("test_file", EXERCISES, ids=[p.parent.name for p in EXERCISES])

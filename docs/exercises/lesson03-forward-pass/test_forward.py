@@ -1,7 +1,8 @@
-"""Tests for the lesson 3 exercise. Run them next to your forward.py:  pytest test_forward.py
+"""Tests for the lesson 3 exercise. Run them next to your forward.py:  pytest -ra test_forward.py
 
 The expected values are worked out by hand from the fixture (see the lesson's worked trace)
-or come from the reference package mlp_ref, never from the code under test.
+or come from the reference package mlp_ref, never from the code under test. Without mlp_ref
+the one test that compares with it is skipped, and -ra prints why.
 """
 
 import math
@@ -18,6 +19,12 @@ b1 = np.array([0.1, 0.1])
 W2 = np.array([[0.5], [0.6]])
 b2 = np.array([0.2])
 BATCH = np.array([[1.0, 2.0], [0.5, 0.5], [-1.0, 0.3], [2.0, -1.5]])
+
+
+def mlp_ref_or_skip():
+    """The course's reference package, or a skip whose reason (shown by pytest -ra) says how to get it."""
+    return pytest.importorskip("mlp_ref", reason="install mlp_ref: see 'Before you start' on the lesson page, "
+                                                 "then run these tests again to compare with it")
 
 
 def test_relu_values_and_shape():
@@ -76,7 +83,7 @@ def test_batch_rows_equal_single_rows():
 
 
 def test_matches_the_reference_package():
-    mlp_ref = pytest.importorskip("mlp_ref", reason="mlp_ref is the course's reference package")
+    mlp_ref = mlp_ref_or_skip()
     rng = np.random.default_rng(0)
     X = rng.normal(size=(7, 3))
     V1, c1 = rng.normal(size=(3, 5)), rng.normal(size=5)

@@ -1,7 +1,8 @@
-"""Tests for the lesson 4 exercise. Run them with:  pytest test_my_activations.py
+"""Tests for the lesson 4 exercise. Run them with:  pytest -ra test_my_activations.py
 
 Expected values come from Python's ``math`` module (an independent formula), from a
-difference quotient, or from ``mlp_ref`` when it is installed.
+difference quotient, or from ``mlp_ref`` when it is installed (without it the comparison
+is skipped, and -ra prints why).
 """
 
 import math
@@ -13,6 +14,12 @@ import pytest
 from my_activations import sigmoid, sigmoid_grad, silu, silu_grad
 
 POINTS = [-6.0, -2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 2.0, 6.0]
+
+
+def mlp_ref_or_skip():
+    """The course's reference package, or a skip whose reason (shown by pytest -ra) says how to get it."""
+    return pytest.importorskip("mlp_ref", reason="install mlp_ref: see 'Before you start' on the lesson page, "
+                                                 "then run these tests again to compare with it")
 
 
 def by_hand_sigmoid(t):
@@ -69,7 +76,7 @@ def test_silu_minimum():
 
 
 def test_matches_mlp_ref():
-    mlp_ref = pytest.importorskip("mlp_ref")
+    mlp_ref = mlp_ref_or_skip()
     z = np.linspace(-30.0, 30.0, 601)
     np.testing.assert_allclose(sigmoid(z), mlp_ref.sigmoid(z), rtol=1e-12, atol=1e-300)
     np.testing.assert_allclose(silu(z), mlp_ref.silu(z), rtol=1e-12, atol=1e-300)

@@ -1,12 +1,19 @@
-"""Tests for the lesson 5 exercise. Run them with:  pytest test_params.py
+"""Tests for the lesson 5 exercise. Run them with:  pytest -ra test_params.py
 
 The expected values are worked out by hand in each test, or taken from an independent
-source: the arrays of an ``mlp_ref.MLP`` (if ``mlp_ref`` is importable).
+source: the arrays of an ``mlp_ref.MLP`` (if ``mlp_ref`` is installed; without it those
+tests are skipped, and -ra prints why).
 """
 
 import pytest
 
 from params import count_params, ffn_params, layer_params, swiglu_params
+
+
+def mlp_ref_or_skip():
+    """The course's reference package, or a skip whose reason (shown by pytest -ra) says how to get it."""
+    return pytest.importorskip("mlp_ref", reason="install mlp_ref: see 'Before you start' on the lesson page, "
+                                                 "then run these tests again to compare with it")
 
 
 def test_xor_network_by_hand():
@@ -36,7 +43,7 @@ def test_counts_are_exact_integers_for_big_layers():
 
 @pytest.mark.parametrize("sizes", [[64, 32, 16, 10], [3, 7, 5, 2, 9], [1, 1]])
 def test_matches_the_arrays_of_a_network(sizes):
-    mlp_ref = pytest.importorskip("mlp_ref")
+    mlp_ref = mlp_ref_or_skip()
     net = mlp_ref.MLP(sizes, seed=0)
     from_arrays = [W.size + b.size for W, b in zip(net.weights, net.biases)]
     assert layer_params(sizes) == from_arrays
