@@ -9,7 +9,7 @@
 # ---
 
 # %% [markdown]
-# # Lab B: a character-level MLP that invents names
+# # Lab B: a character-level language model
 #
 # **Why.** In this lab you build the language model of Bengio et al. (2003) at the scale
 # of single characters: it reads the last three letters of a name and predicts the next
@@ -26,6 +26,27 @@
 # Every number, table and figure below is computed when this page is built. The same
 # experiment runs from the command line (the exact command is printed below):
 # `python -m mlp_ref.charlm_cli --steps N --seed S`, or `--words FILE` for your own word list.
+#
+# **Your own run.** The first cell holds the settings, as plain assignments. Change any of
+# them — or point `WORDS_FILE` at your own word list — and run the whole notebook. The text
+# describes the page's run (the census names, these settings); where it states a result,
+# a cell checks the statement on your run and prints a warning if your run differs.
+
+# %%
+# Settings of this run; the values below are the page's (and the command line's defaults).
+WORDS_FILE = None    # None: the US census first names; or a path to a text file, one word per line
+BUILD_VOCAB = False  # True: take the vocabulary from WORDS_FILE's characters (default: the letters a-z)
+STEPS = 4000         # SGD steps per model; the learning rate drops tenfold halfway
+SEED = 0             # splits the words; the models of each variant use SEED, SEED + 1, ...
+SEEDS = 3            # models per variant
+CONTEXT = 3          # previous characters the model sees
+EMBEDDING = 10       # embedding width per character
+HIDDEN = 100         # width of the tanh layer
+BATCH_SIZE = 32      # windows per SGD step
+LEARNING_RATE = 0.1  # for the first half of the steps
+BN_MOMENTUM = 0.01   # momentum of batch norm's running statistics
+ALPHA = 1.0          # the bigram's pseudo-count (add-alpha smoothing)
+SAMPLES = 20         # words sampled from the chosen model
 
 # %%
 import math
@@ -36,22 +57,27 @@ import numpy as np
 from IPython.display import Markdown, display
 
 from mlp_ref.charlm import (CharMLPConfig, cross_entropy, evaluate, forward, init_char_mlp)
-from mlp_ref.charlm_cli import (LabSettings, command_line, data_table, prepare_data, results_table,
-                                run_experiment, samples_line)
-from mlp_ref.charlm_data import Vocabulary, load_census_names, window_rows
+from mlp_ref.charlm_cli import (LabSettings, command_line, data_table, load_word_list, prepare_data,
+                                results_table, run_experiment, samples_line)
+from mlp_ref.charlm_data import window_rows
+from mlp_ref.claims import claim, site_build
 from mlp_ref.figures import show_figure
 from mlp_ref.tables import format_count, format_number, markdown_table
 
 page_start = time.perf_counter()
 COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")  # Okabe–Ito
 
-# The page's settings (the defaults of LabSettings), chosen so the whole notebook runs in
-# well under 30 s on a 2-core machine: 4 variants x 3 seeds x 4000 steps, hidden width 100.
-SETTINGS = LabSettings(steps=4000, seed=0, n_seeds=3, context=3, emb_dim=10, hidden=100, batch_size=32,
-                       lr=0.1, momentum=0.01, alpha=1.0, n_samples=20)
-assert SETTINGS == LabSettings()  # so that `python -m mlp_ref.charlm_cli` alone reproduces the page
-print("reproduce this page's tables and samples with:")
-print("   ", command_line(SETTINGS))
+SETTINGS = LabSettings(steps=STEPS, seed=SEED, n_seeds=SEEDS, context=CONTEXT, emb_dim=EMBEDDING,
+                       hidden=HIDDEN, batch_size=BATCH_SIZE, lr=LEARNING_RATE, momentum=BN_MOMENTUM,
+                       alpha=ALPHA, n_samples=SAMPLES)
+page_run = SETTINGS == LabSettings() and WORDS_FILE is None and not BUILD_VOCAB
+if site_build():  # the page's run: `python -m mlp_ref.charlm_cli` with no options must reproduce it
+    assert page_run, "the page's settings must be the defaults of LabSettings, on the census names"
+elif not page_run:
+    print("Your settings or words differ from the page's: the text describes the page's run, "
+          "and the cells that check its statements warn where your run differs.")
+print("the same run from the command line:")
+print("   ", command_line(SETTINGS, WORDS_FILE, BUILD_VOCAB))
 
 # %% [markdown]
 # ## 1. The data: US census first names
@@ -62,28 +88,36 @@ print("   ", command_line(SETTINGS))
 # (a name on both lists counts once). The words are then shuffled by the seed and cut
 # 80 / 10 / 10 into train, validation and test.
 #
+# With `WORDS_FILE` set in the first cell, the cell reads your file instead, exactly as the
+# command line's `--words` does: one word per line, surrounding white space stripped,
+# nothing lower-cased, repeats dropped before the split. A character outside the letters
+# a–z is an error that names the line, unless `BUILD_VOCAB = True` takes the vocabulary
+# from the file.
+#
 # A *window* is one training example: the previous `context` characters and the
 # character that follows. A word of length L gives L + 1 windows, because the model must
 # also predict the end.
 
 # %%
-words = load_census_names()
-vocab = Vocabulary.letters()
+# the words and vocabulary that `--words WORDS_FILE` (and `--build-vocab`) would select:
+words, vocab = load_word_list(WORDS_FILE, build_vocab=BUILD_VOCAB)
 splits, windows = prepare_data(words, SETTINGS, vocab)
-print(f"{format_count(len(words))} unique names; vocabulary of V = {vocab.size} tokens: {''.join(vocab.chars)!r}")
+source = "US census first names" if WORDS_FILE is None else f"words of {WORDS_FILE}"
+n_unique = sum(len(part) for part in splits.values())
+print(f"{format_count(n_unique)} unique {source}; vocabulary of V = {vocab.size} tokens: {''.join(vocab.chars)!r}")
 display(Markdown(data_table(splits, windows)))
 
 # %% [markdown]
 # ## 2. Vocabulary and context windows
 #
 # The token `.` has index 0 and plays two roles: as padding it says "the word has not
-# started yet", and as a target it says "the word ends here". The windows of one name:
+# started yet", and as a target it says "the word ends here". The windows of one name
+# (with your own word list: of its first training word, unless it has "emma"):
 
 # %%
-example = "emma"
-assert example in words
+example = "emma" if "emma" in words else splits["train"][0]
 rows = [[ctx, nxt] for ctx, nxt in window_rows(example, vocab, SETTINGS.context)]
-display(Markdown(markdown_table(["context (previous 3)", "→ next"], rows, "lc")))
+display(Markdown(markdown_table([f"context (previous {SETTINGS.context})", "→ next"], rows, "lc")))
 
 # %% [markdown]
 # ## 3. The model
@@ -160,8 +194,9 @@ display(Markdown(markdown_table(["initialization", "loss on the training split a
 
 # %%
 sat_rows, hidden = [], {}
+fan_in = SETTINGS.context * SETTINGS.emb_dim  # width of x: 3 characters x 10 on this page
 for init, batch_norm, label in (("scaled_output", False, "W1 ~ N(0, 1)"),
-                                ("kaiming", False, "W1 ~ N(0, 1) x (5/3)/sqrt(30)"),
+                                ("kaiming", False, f"W1 ~ N(0, 1) x (5/3)/sqrt({fan_in})"),
                                 ("scaled_output", True, "W1 ~ N(0, 1), then batch norm")):
     model = init_char_mlp(SETTINGS.config(vocab.size, init, batch_norm), SETTINGS.seed)
     _, cache = forward(model, X_train, training=True)  # batch norm: statistics of the whole split
@@ -169,8 +204,8 @@ for init, batch_norm, label in (("scaled_output", False, "W1 ~ N(0, 1)"),
     pre_std = float((cache.x @ model.params["W1"]).std())  # spread of x W1 before the bias and the tanh
     sat_rows.append([label, format_number(float(np.mean(np.abs(cache.h) > 0.97)), 3), format_number(pre_std, 2)])
 display(Markdown(markdown_table(["hidden weights", "fraction of |h| > 0.97", "std of x W1"], sat_rows, "lrr")))
-print(f"expected std of x W1 over the draw of the weights: sqrt(30) = {math.sqrt(30):.2f} with N(0, 1) weights, "
-      f"5/3 = {5 / 3:.2f} with the Kaiming scale")
+print(f"expected std of x W1 over the draw of the weights: sqrt({fan_in}) = {math.sqrt(fan_in):.2f} "
+      f"with N(0, 1) weights, 5/3 = {5 / 3:.2f} with the Kaiming scale")
 
 fig, axes = plt.subplots(1, 2, figsize=(9, 3.2), sharey=True)
 for ax, (label, h), color in zip(axes, list(hidden.items())[:2], COLORS):
@@ -213,7 +248,7 @@ print(f"trained {len(report.variants) * SETTINGS.n_seeds} models in {time.perf_c
 
 # %%
 fig, ax = plt.subplots(figsize=(7, 3.6))
-window = 100
+window = min(100, SETTINGS.steps)  # steps averaged per point of the curve
 for result, color in zip(report.variants, COLORS):
     smooth = np.convolve(result.curves[0], np.ones(window) / window, mode="valid")
     ax.plot(np.arange(window, SETTINGS.steps + 1), smooth, color=color, label=result.label)
@@ -271,11 +306,19 @@ print("  batch norm vs none, naive init:           ", change(bn_naive, naive))
 print("  batch norm vs none, with init fixes:      ", change(bn_fixed, fixed))
 print("  best MLP vs bigram:                       ", format_number(min(v.mean() for v in val.values()) - bigram_val, 3))
 
-# The text below states these directions; the build fails if a change of settings reverses them.
-assert fixed.max() < bigram_val, "the MLP with init fixes should beat the bigram on validation"
-assert naive.max() > bigram_val  # "does not reliably beat it"
-assert fixed.mean() < bn_naive.mean() < naive.mean() and naive.std() > fixed.std()
-assert bn_fixed.mean() > fixed.mean()
+# The text below states these directions: the site build fails if its own run reverses one;
+# in your run, a statement that does not hold prints a warning.
+claim(fixed.max() < bigram_val,
+      "the MLP with the initialization fixes beats the bigram on validation, for every seed")
+claim(naive.max() > bigram_val,
+      "with the naive initialization, the MLP does not reliably beat the bigram: some seed ends above it on validation")
+claim(fixed.mean() < naive.mean() and naive.std() > fixed.std(),
+      "the initialization fixes matter: mean validation loss below the naive initialization's, with a smaller spread over seeds")
+claim(fixed.mean() < bn_naive.mean() < naive.mean(),
+      "batch normalization rescues part of the naive initialization: its mean validation loss lies between "
+      "the naive initialization's and the initialization fixes'")
+claim(bn_fixed.mean() > fixed.mean(),
+      "on top of the initialization fixes, batch normalization did not help: its mean validation loss is higher")
 
 # %% [markdown]
 # What the table and the paired differences say, for this data set and these settings
@@ -308,7 +351,9 @@ running = evaluate(bn_model, X_train, Y_train)
 print(f"first seed, training split: loss with running statistics {format_number(running, 4)}, "
       f"with the split's own statistics {format_number(full_stats, 4)}, "
       f"difference {format_number(running - full_stats, 4)}")
-assert abs(running - full_stats) < 0.1 * abs(bn_fixed.mean() - fixed.mean())
+claim(abs(running - full_stats) < 0.1 * abs(bn_fixed.mean() - fixed.mean()),
+      "with the initialization fixes and batch normalization, the training loss with running statistics and with the "
+      "split's own statistics differ by less than a tenth of the gap between the two 'init fixes' rows")
 
 # %% [markdown]
 # The two losses agree to within a tenth of the gap between the two "init fixes" rows (the
@@ -328,7 +373,7 @@ assert abs(running - full_stats) < 0.1 * abs(bn_fixed.mean() - fixed.mean())
 
 # %%
 display(Markdown(samples_line(report)))
-display(Markdown(markdown_table(["#", "sampled name", "in the training split?"],
+display(Markdown(markdown_table(["#", "sampled word", "in the training split?"],
                                 [[str(i + 1), name or "(empty)", "yes" if name in set(splits["train"]) else "no"]
                                  for i, name in enumerate(report.samples)], "rlc")))
 
@@ -373,38 +418,32 @@ show_figure(
 # ## 9. Speed
 #
 # A training step here is a few small matrix products and element-wise operations.
-# `benchmarks/bench_charlm.py` times one step (context 3, embedding 10,
-# hidden 200, batch 32, float64, no batch norm) of this NumPy code against the same
-# model in PyTorch with autograd on the CPU, in alternating runs, one thread on each side
-# (a second thread does not help at these sizes, and idle threads spinning on a shared
-# machine make the timings depend on the load). A shorter run of the same measurement,
-# made while this page was built:
+# `mlp_ref.charlm_speed` times one step (context 3, embedding 10, hidden 200, batch 32,
+# float64, no batch norm, random windows over 27 tokens; fixed sizes, whatever the settings
+# above) of this NumPy code against the same model in PyTorch with autograd on the CPU, in
+# alternating runs, one thread on each side (a second thread does not help at these sizes,
+# and idle threads spinning on a shared machine make the timings depend on the load). The
+# cell below makes a short run of that measurement; the repository's `make bench` runs the
+# full benchmark with the same code. PyTorch is optional: without it, the cell says so.
 
 # %%
+from mlp_ref.charlm_speed import median_step_times, numpy_runner, torch_runner
+
 try:
     import torch
 except ModuleNotFoundError:
     torch = None
 if torch is None:
     ratio = None
-    print("PyTorch is not installed where this page was built: no speed ratio measured.")
+    print("PyTorch is not installed in this environment: no speed ratio measured. "
+          "To measure it, install PyTorch (CPU build: see pytorch.org) and run this cell again.")
 else:
-    import importlib.util
-    from pathlib import Path
-
-    import mlp_ref
-
-    # the benchmark lives next to the package in the checkout (mlp_ref is installed editable)
-    bench_file = Path(mlp_ref.__file__).resolve().parents[1] / "benchmarks" / "bench_charlm.py"
-    spec = importlib.util.spec_from_file_location("bench_charlm", bench_file)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
     rng = np.random.default_rng(0)
     Xb, Yb = rng.integers(0, 27, (256, 3)), rng.integers(0, 27, 256)
     config = CharMLPConfig(27, 3, 10, 200, batch_norm=False, dtype="float64")
     steps, repeats = 20, 15  # short alternating runs, so that a burst of load hits both sides
-    mine, theirs = bench.median_step_times([bench.numpy_runner(config, Xb, Yb), bench.torch_runner(torch, config, Xb, Yb)],
-                                           steps, repeats)
+    mine, theirs = median_step_times([numpy_runner(config, Xb, Yb), torch_runner(torch, config, Xb, Yb)],
+                                     steps, repeats)
     ratio = mine / theirs
     print(f"median time per step: NumPy {mine * 1e6:.0f} µs, PyTorch {theirs * 1e6:.0f} µs; "
           f"ratio {ratio:.2f} (torch {torch.__version__}, median of {repeats} alternating runs of {steps} steps)")
@@ -412,7 +451,7 @@ else:
 # %% [markdown]
 # Small timings on a shared machine are noisy; `make bench` runs the full benchmark
 # (more repeats, float32 and batch norm as well). The ratio is for this small model on
-# this machine only; it says nothing about larger models.
+# the machine that ran the cell only; it says nothing about larger models.
 #
 # ## Closing note
 #
@@ -427,8 +466,8 @@ print(f"this notebook's cells ran in {time.perf_counter() - page_start:.1f} s")
 # %% [markdown]
 # ## Exercises
 #
-# 1. Train with `--context 5`. Does the validation loss improve, and by more than the
-#    spread across seeds?
+# 1. Train with `--context 5` (or `CONTEXT = 5` in the first cell). Does the validation
+#    loss improve, and by more than the spread across seeds?
 #
 # <details><summary>Answer</summary>
 # Run <code>python -m mlp_ref.charlm_cli --context 5</code> and compare the "init fixes"
@@ -445,7 +484,7 @@ print(f"this notebook's cells ran in {time.perf_counter() - page_start:.1f} s")
 # </details>
 #
 # 3. Smoothing adds `alpha` to every bigram count. Try `--alpha 0.01` and `--alpha 3`
-#    and explain the direction of the change in the bigram's validation loss.
+#    (`ALPHA` in the first cell) and explain the direction of the change in the bigram's validation loss.
 #
 # <details><summary>Answer</summary>
 # Smoothing protects against (previous, next) pairs that never occur in the training
@@ -457,8 +496,9 @@ print(f"this notebook's cells ran in {time.perf_counter() - page_start:.1f} s")
 # </details>
 #
 # 4. Rerun the experiment with a budget five times larger:
-#    `python -m mlp_ref.charlm_cli --steps 20000 --seeds 2`. Which of the four statements
-#    of section 6 still hold?
+#    `python -m mlp_ref.charlm_cli --steps 20000 --seeds 2` (or `STEPS = 20000` and
+#    `SEEDS = 2` in the first cell, where the cells of section 6 warn about every statement
+#    that no longer holds). Which of the four statements of section 6 still hold?
 #
 # <details><summary>Answer</summary>
 # Compare each gap with the spread across seeds before calling it real. One effect to
