@@ -421,11 +421,13 @@ def mnist_report(directory, settings: DigitsSettings = DigitsSettings(), progres
     Parameters
     ----------
     directory : str or None
-        The folder named by the ``MNIST_DIR`` environment variable; ``None`` or ``""`` if unset.
+        The folder of the notebook's ``MNIST_DIR`` setting or environment variable; ``None`` or
+        ``""`` if unset.
     """
     if not directory:
-        return (f"{MNIST_ENV} is not set, so no MNIST run was made: this page claims no MNIST "
-                "accuracy. Set it to a folder with mnist.npz or the four IDX files and run again.")
+        return (f"{MNIST_ENV} is not set, so no MNIST run was made and no MNIST accuracy is claimed. "
+                "Set it to a folder with mnist.npz or the four IDX files (Lab A, section 8, says where "
+                "to get them) and run again.")
     splits, source, run = run_mnist(directory, settings, progress)
     sizes = (f"train {format_count(splits.y_train.size)}, validation {format_count(splits.y_val.size)} "
              f"(from the official training part), test {format_count(splits.y_test.size)} (the official test part)")

@@ -1,7 +1,9 @@
 """Tests of mlp_ref.data: digits splits and MNIST loaders on files written here."""
 
 import gzip
+import re
 import struct
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -193,3 +195,50 @@ def test_load_mnist_npz_errors(tmp_path, tiny):
     np.savez(tmp_path / "l.npz", x_train=images, y_train=labels.astype(np.float64))
     with pytest.raises(TypeError, match="labels: expected integers"):
         load_mnist_npz(tmp_path / "l.npz")
+
+
+# --- the lab's recipe for mnist.npz (fetch_openml), run with a fake download ---------
+
+LAB_A = Path(__file__).resolve().parents[1] / "docs" / "labs" / "digits.py"
+MARKDOWN_FENCE = re.compile(r"^# ```python\n(?P<body>.*?)^# ```$", re.MULTILINE | re.DOTALL)
+
+
+def _openml_recipe() -> str:
+    """The ```python example of Lab A's MNIST section, as the reader sees it (not executed at build)."""
+    fences = [m["body"] for m in MARKDOWN_FENCE.finditer(LAB_A.read_text(encoding="utf-8"))
+              if "fetch_openml" in m["body"]]
+    assert len(fences) == 1, f"expected one fetch_openml example in {LAB_A.name}, found {len(fences)}"
+    return "".join(line[2:] if line.startswith("# ") else line.lstrip("#") for line in
+                   fences[0].splitlines(keepends=True))
+
+
+def test_the_labs_fetch_openml_recipe_writes_what_the_loader_reads(tmp_path, monkeypatch):
+    """Nothing here may download MNIST: the recipe runs with fetch_openml replaced by a fake of
+    the same return layout (float pixels 0..255, labels as strings), 12 training rows + 10,000 test rows."""
+    datasets = pytest.importorskip("sklearn.datasets")
+    from sklearn.utils import Bunch
+
+    from mlp_ref.experiments import mnist_splits
+
+    n = 12 + 10_000
+    calls = []
+
+    def fake_fetch_openml(*args, **kwargs):
+        calls.append((args, kwargs))
+        pixel = (np.arange(n) % 256).astype(np.float64)[:, None]  # row i: every pixel i % 256
+        return Bunch(data=np.broadcast_to(pixel, (n, 784)),
+                     target=np.array([str(i % 10) for i in range(n)], dtype=object))
+
+    monkeypatch.setattr(datasets, "fetch_openml", fake_fetch_openml)
+    monkeypatch.chdir(tmp_path)
+    exec(compile(_openml_recipe(), str(LAB_A), "exec"), {"__name__": "recipe"})
+    assert calls == [(("mnist_784",), {"version": 1, "as_frame": False})]
+
+    X, y = load_mnist_npz(tmp_path / "mnist" / "mnist.npz")  # the default keys: x_train, y_train
+    assert X.shape == (12, 784) and y.tolist() == [i % 10 for i in range(12)]
+    assert np.allclose(X[:, 0] * 255, np.arange(12), rtol=0, atol=1e-9)
+    X_test, y_test = load_mnist_npz(tmp_path / "mnist" / "mnist.npz", "x_test", "y_test")
+    assert X_test.shape == (10_000, 784) and y_test[0] == 12 % 10
+    assert np.isclose(X_test[0, 0] * 255, 12, rtol=0, atol=1e-9)
+    splits, source = mnist_splits(tmp_path / "mnist", val_size=4, seed=0)  # what section 8 runs
+    assert source.endswith("mnist.npz") and splits.y_train.size == 8 and splits.y_test.size == 10_000
