@@ -363,3 +363,16 @@ def test_step_timer_runs_every_runner_and_names_bad_input():
         numpy_runner(config, X[:255], Y[:255])
     with pytest.raises(ValueError, match="repeats: expected a positive integer, received 0"):
         median_step_times([counting], steps=2, repeats=0)
+
+
+def test_lab_b_settings_cell_is_plain_assignments_of_the_defaults():
+    """The build checks this too (MLP_SITE_BUILD); this test says it without building the site."""
+    from tests.test_train_digits import _first_code_cell
+
+    values = _first_code_cell(ROOT / "docs" / "labs" / "charlm.py")
+    settings = LabSettings(steps=values["STEPS"], seed=values["SEED"], n_seeds=values["SEEDS"],
+                           context=values["CONTEXT"], emb_dim=values["EMBEDDING"], hidden=values["HIDDEN"],
+                           batch_size=values["BATCH_SIZE"], lr=values["LEARNING_RATE"],
+                           momentum=values["BN_MOMENTUM"], alpha=values["ALPHA"], n_samples=values["SAMPLES"])
+    assert settings == LabSettings()
+    assert values["WORDS_FILE"] is None and values["BUILD_VOCAB"] is False and len(values) == 13

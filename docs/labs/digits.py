@@ -584,7 +584,8 @@ print(f"this notebook's cells ran in "
 # ## Exercises
 #
 # 1. Train the lab's network for 100 epochs instead of 25
-#    (`python -m mlp_ref.train_digits --epochs 100 --seeds 3`). Does the chosen epoch move
+#    (`python -m mlp_ref.train_digits --epochs 100 --seeds 3`, or `EPOCHS = 100` and
+#    `SEEDS = 3` in the first cell). Does the chosen epoch move
 #    away from the end? Does the test accuracy change by more than the spread over seeds?
 #
 # <details><summary>Answer</summary>
