@@ -1,0 +1,219 @@
+"""hooks/reader_blocks.py: anchors, "Continues ..." labels and "Output" labels on the pages.
+
+The hook parses the pytest-codeblocks markers itself (hooks do not import tests), so the
+first test checks, page by page, that it chains exactly the blocks ``tests/pagekit.py``
+chains. The others render every page, decorated by the hook, with the site's own Markdown
+configuration, and check the HTML a reader gets: each continued block has a label linking
+to an anchor that exists and belongs to the block it continues, each output block is
+labelled and carries ``no-copy``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from html.parser import HTMLParser
+
+import markdown
+import pytest
+from mkdocs.config import load_config
+
+from tests import pagekit
+
+_spec = importlib.util.spec_from_file_location("reader_blocks", pagekit.ROOT / "hooks" / "reader_blocks.py")
+reader_blocks = importlib.util.module_from_spec(_spec)
+sys.modules.setdefault("reader_blocks", reader_blocks)  # dataclasses look their module up there
+_spec.loader.exec_module(reader_blocks)
+
+PAGES = [page for page in pagekit.pages() if pagekit.blocks(page)]
+IDS = [str(page.relative_to(pagekit.DOCS)) for page in PAGES]
+
+
+def hook_blocks(page):
+    lines = page.read_text(encoding="utf-8").split("\n")
+    return reader_blocks.runnable_blocks(reader_blocks.parse_fences(lines, str(page)), str(page))
+
+
+@pytest.mark.parametrize("page", PAGES, ids=IDS)
+def test_hook_chains_the_blocks_pagekit_chains(page):
+    ours = [(b.fence.lineno, b.continues.fence.lineno if b.continues else None) for b in hook_blocks(page)]
+    tests = [(b.fence.lineno, b.continues.fence.lineno if b.continues else None) for b in pagekit.blocks(page)]
+    assert ours == tests, f"{page.name}: the hook's (block line, continued block line) differ from pagekit's"
+
+
+@pytest.fixture(scope="module")
+def site_markdown():
+    """A Markdown converter configured as mkdocs.yml configures the site's."""
+    config = load_config(str(pagekit.ROOT / "mkdocs.yml"))
+
+    def convert(text: str) -> str:
+        md = markdown.Markdown(extensions=config.markdown_extensions, extension_configs=config.mdx_configs)
+        return md.convert(text)
+
+    return convert
+
+
+def without_build_time_code(text: str) -> str:
+    """markdown-exec's fences (run by the MkDocs plugin, which is not loaded here) as plain text fences."""
+    return re.sub(r'^(?P<fence>[ \t]*(?:`{3,}|~{3,}))[^\n]*\bexec="(?:on|true|1)"[^\n]*$', r"\g<fence>text", text,
+                  flags=re.MULTILINE)
+
+
+class Elements(HTMLParser):
+    """Start tags in document order: (tag, attributes)."""
+
+    def __init__(self):
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str]]] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, {k: v or "" for k, v in attrs}))
+
+
+def elements(html: str) -> list[tuple[str, dict[str, str]]]:
+    parser = Elements()
+    parser.feed(html)
+    return parser.tags
+
+
+def classes(attrs: dict[str, str]) -> set[str]:
+    return set(attrs.get("class", "").split())
+
+
+def check_rendered(html: str, expected: list, where: str) -> None:
+    """The rendered page holds, in order, one code block per runnable or output fence, each
+    with its anchor, label and classes; ``expected`` lists ("run", number, continues) and
+    ("output",) in page order."""
+    tags = elements(html)
+    ids = [attrs["id"] for _, attrs in tags if "id" in attrs]
+    duplicates = sorted({i for i in ids if ids.count(i) > 1})
+    assert not duplicates, f"{where}: ids used twice: {duplicates}"
+    # Each code block (div.highlight) with the label paragraph that precedes it, if any.
+    shown = []
+    label = None
+    for index, (tag, attrs) in enumerate(tags):
+        if tag == "p" and classes(attrs) & {"mlp-continues", "mlp-output-label"}:
+            link = tags[index + 1][1].get("href") if index + 1 < len(tags) and tags[index + 1][0] == "a" else None
+            label = (classes(attrs) & {"mlp-continues", "mlp-output-label"}).pop(), link
+        elif tag == "div" and "highlight" in classes(attrs):
+            shown.append((attrs.get("id"), classes(attrs), label))
+            label = None
+    ours = [s for s in shown if s[0] or "mlp-output" in s[1]]
+    assert len(ours) == len(expected), f"{where}: {len(ours)} anchored or output blocks rendered, {len(expected)} expected"
+    for (anchor, css, label), want in zip(ours, expected):
+        if want[0] == "output":
+            assert {"mlp-output", "no-copy"} <= css, f"{where}: an output block lacks its classes: {css}"
+            assert label == ("mlp-output-label", None), f"{where}: an output block is not labelled 'Output'"
+            continue
+        _, number, continues = want
+        assert anchor == f"block-{number}", f"{where}: block {number} rendered with id {anchor!r}"
+        if continues is None:
+            assert label is None, f"{where}: block {number} continues nothing but is labelled {label}"
+        else:
+            assert label == ("mlp-continues", f"#block-{continues}"), (
+                f"{where}: block {number} continues block {continues} but its label is {label}")
+            assert f"block-{continues}" in ids
+
+
+@pytest.mark.parametrize("page", PAGES, ids=IDS)
+def test_rendered_page_labels_and_anchors(page, site_markdown, monkeypatch):
+    monkeypatch.chdir(pagekit.ROOT)  # pymdownx.snippets' base_path is relative to it
+    decorated = reader_blocks.decorate(page.read_text(encoding="utf-8"), page.name)
+    html = site_markdown(without_build_time_code(decorated))
+    runnable = pagekit.blocks(page)
+    number = {id(block): n for n, block in enumerate(runnable, 1)}
+    expected = []
+    for block in runnable:
+        expected.append(("run", number[id(block)], number[id(block.continues)] if block.continues else None))
+        if block.expected_fence is not None:
+            expected.append(("output",))
+    check_rendered(html, expected, page.name)
+    label_texts = re.findall(r'<p class="mlp-continues">(.*?)</p>', html, re.DOTALL)
+    assert all(t.startswith("Continues <a") for t in label_texts), label_texts
+
+
+SYNTHETIC = """\
+A first block.
+
+```python
+x = 1
+```
+
+<!--pytest-codeblocks:expected-output-->
+
+```text
+nothing printed, but an output block all the same
+```
+
+<!--pytest-codeblocks:cont-->
+
+```python
+y = x + 1
+```
+
+```bash
+echo other code in between
+```
+
+1. An exercise.
+
+    ??? success "Answer"
+        <!--pytest-codeblocks:cont-->
+
+        ```python
+        print(y)
+        ```
+
+        <!--pytest-codeblocks:expected-output-->
+
+        ```text
+        2
+        ```
+
+=== "A tab"
+
+    ```python
+    z = 3
+    ```
+
+=== "Another tab"
+
+    <!--pytest-codeblocks:cont-->
+
+    ```python
+    print(z)
+    ```
+"""
+
+
+def test_synthetic_page_in_lists_admonitions_and_tabs(site_markdown):
+    html = site_markdown(reader_blocks.decorate(SYNTHETIC, "synthetic.md"))
+    check_rendered(html, [("run", 1, None), ("output",), ("run", 2, 1), ("run", 3, 2), ("output",),
+                          ("run", 4, None), ("run", 5, 4)], "synthetic.md")
+    labels = re.findall(r'<p class="mlp-continues">(.*?)</p>', html, re.DOTALL)
+    assert labels == [
+        'Continues <a href="#block-1">the block above</a>: run that one first.',
+        # The bash block stands between blocks 2 and 3.
+        'Continues <a href="#block-2">an earlier block</a>, which continues an earlier one: run them all first.',
+        'Continues <a href="#block-4">the block above</a>: run that one first.',
+    ]
+    assert html.count('<p class="mlp-output-label">Output</p>') == 2
+    # The fences inside the admonition and the tab were rendered as code, not as text.
+    assert "```" not in html and "{ .mlp" not in html
+
+
+def test_source_unchanged_where_nothing_is_runnable():
+    text = "# Title\n\n```python exec=\"on\"\nprint(1)\n```\n\n```bash\nls\n```\n"
+    assert reader_blocks.decorate(text) == text
+
+
+def test_cont_without_a_block_before_is_a_clear_error():
+    with pytest.raises(ValueError, match=r"lesson\.md:3: pytest-codeblocks:cont marker with no python block"):
+        reader_blocks.decorate("<!--pytest-codeblocks:cont-->\n\n```python\nx\n```\n", "lesson.md")
+
+
+def test_output_fence_with_an_info_string_it_cannot_label_is_a_clear_error():
+    text = "```python\nprint(1)\n```\n\n<!--pytest-codeblocks:expected-output-->\n\n```text title=\"out\"\n1\n```\n"
+    with pytest.raises(ValueError, match=r"lesson\.md:7: an expected-output block needs a plain info string"):
+        reader_blocks.decorate(text, "lesson.md")
