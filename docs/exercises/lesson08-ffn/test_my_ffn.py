@@ -1,8 +1,8 @@
 """Tests for the lesson 8 exercise. Run them next to your my_ffn.py:  pytest -ra test_my_ffn.py
 
 Expected values are worked out by hand or come from the reference package mlp_ref, never
-from the code under test. Without mlp_ref the two tests that compare with it are skipped,
-and -ra prints why.
+from the code under test. Without mlp_ref the tests that compare with it are skipped, and
+-ra prints why.
 """
 
 import math
