@@ -1,21 +1,50 @@
-"""Shared fixtures: one strict build of the whole site per test run."""
+"""Shared fixtures: one strict build of the whole site per test run, served on 127.0.0.1.
+
+The site is built for the address it is served at (``SITE_URL``), because the reader's
+install line on its pages names the site's own ``downloads/`` by absolute URL.
+"""
 
 from __future__ import annotations
 
+import functools
+import http.server
 import os
+import socket
 import subprocess
 import sys
+import threading
+import urllib.request
 
 import pytest
 
 from tests import pagekit
 
 
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+class ReusableServer(http.server.ThreadingHTTPServer):
+    allow_reuse_address = True
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory):
+def site_port() -> int:
+    return _free_port()
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory, site_port):
     """Build the site with ``mkdocs build --strict`` (labs executed) into a temporary folder."""
     site = tmp_path_factory.mktemp("site")
-    env = dict(os.environ)
+    env = dict(os.environ, SITE_URL=f"http://127.0.0.1:{site_port}/")
     # A global MPLBACKEND=Agg would silently drop every notebook figure.
     env.pop("MPLBACKEND", None)
     env.setdefault("NO_MKDOCS_2_WARNING", "1")
@@ -27,3 +56,47 @@ def built_site(tmp_path_factory):
         pytest.fail(f"mkdocs build --strict failed (exit {result.returncode}):\n{result.stdout}\n{result.stderr[-20000:]}",
                     pytrace=False)
     return site
+
+
+@pytest.fixture(scope="session")
+def server(built_site, site_port):
+    """The built site served on 127.0.0.1 at the address it was built for; yields its base URL."""
+    handler = functools.partial(QuietHandler, directory=str(built_site))
+    httpd = ReusableServer(("127.0.0.1", site_port), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{site_port}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="session")
+def reader_env(server, tmp_path_factory):
+    """A fresh virtual environment holding only what the pages' "Before you start" box installs.
+
+    It runs the box's own line, ``pip install -r <site>/downloads/requirements-reader.txt``, with
+    pip's defaults (``--isolated``: none of this machine's pip configuration), so mlp_ref comes
+    from the served site and everything else from the public index. Yields the environment's
+    Python. The environment is kept in ``.cache/reader-env/`` under a key of the requirements
+    file's content (which holds the wheel's SHA-256), so a later run with the same pins and the
+    same mlp_ref reuses it and any change installs afresh.
+    """
+    from tests import readerkit
+
+    url = f"{server}/downloads/requirements-reader.txt"
+    with urllib.request.urlopen(url) as response:
+        text = response.read().decode()
+    key = readerkit.digest(text.replace(server, "SITE"))
+    home = pagekit.ROOT / ".cache" / "reader-env" / key
+    python = home / "bin" / "python"
+    stamp = home / ".complete"
+    if not stamp.is_file():
+        python = readerkit.new_venv(home)
+        result = readerkit.public_pip(python, "install", "--quiet", "-r", url)
+        if result.returncode != 0:
+            reason = f"pip install -r {url} failed:\n{result.stdout[-3000:]}\n{result.stderr[-5000:]}"
+            if readerkit.index_unreachable(result) and not os.environ.get(readerkit.INDEX_ENV):
+                pytest.skip(f"no package index reachable ({readerkit.INDEX_ENV} unset): {reason}")
+            pytest.fail(reason, pytrace=False)
+        stamp.write_text(text, encoding="utf-8")
+    return python

@@ -11,13 +11,10 @@ Playwright never downloads a browser. Without one the test skips with the reason
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import os
 import re
 import shutil
-import threading
 from collections import Counter
 from pathlib import Path
 from urllib.parse import urlparse
@@ -43,21 +40,6 @@ def skip_or_fail(reason: str):
     if os.environ.get("MLP_REQUIRE_BROWSER"):
         pytest.fail(f"browser test required (MLP_REQUIRE_BROWSER is set) but {reason}", pytrace=False)
     pytest.skip(reason)
-
-
-@pytest.fixture(scope="module")
-def server(built_site):
-    handler = functools.partial(QuietHandler, directory=str(built_site))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
 
 
 @pytest.fixture(scope="module")

@@ -23,6 +23,8 @@
 # saturation, softmax with cross entropy from logits) and
 # [initialization](../../lessons/06-initialization/) (Kaiming gain 5/3 for tanh).
 #
+# <!-- before-you-start: lab -->
+#
 # Every number, table and figure below is computed when this page is built. The same
 # experiment runs from the command line (the exact command is printed below):
 # `python -m mlp_ref.charlm_cli --steps N --seed S`, or `--words FILE` for your own word list.

@@ -23,6 +23,8 @@
 # (softmax with cross entropy from logits), [counting parameters](../../lessons/05-counting-parameters/)
 # and [initialization](../../lessons/06-initialization/) (He initialization for ReLU).
 #
+# <!-- before-you-start: lab -->
+#
 # Every number, table and figure below is computed when this page is built. The same
 # experiment runs from the command line, `python -m mlp_ref.train_digits --epochs 25 --seed 0`,
 # and prints the same tables (the command is printed by the second cell). Timings are

@@ -1,0 +1,292 @@
+"""What a reader needs to run the pages' code at home, built and served by the site itself.
+
+Every build makes, from this checkout:
+
+- ``downloads/mlp_ref-<version>-py3-none-any.whl``: the wheel of the exact ``mlp_ref`` the
+  pages were verified with (built offline, reproducibly: fixed zip timestamps);
+- ``downloads/requirements-reader.txt``: exact pins, taken from ``requirements.txt``, of what
+  the lessons, labs and exercises import (and everything those pull in), then that wheel by
+  its URL under ``site_url`` with its SHA-256, so one ``pip install -r`` line installs all of it.
+
+It fills each ``<!-- before-you-start: KIND -->`` marker (``home``, ``lab``, ``exercise``) with
+a "Before you start" box that gives that install line, the Python the pins need and, on a
+lab, how long building the page (which runs every cell) took. It also tells the notebooks
+executed during the build that the site is being built (``MLP_SITE_BUILD=1``), so the
+checks that guard the labs' sentences fail the build there and only warn in a reader's run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from functools import cache
+from importlib import metadata
+from pathlib import Path, PurePosixPath
+
+import markdown as markdown_lib
+from mkdocs.structure.files import File, Files
+from packaging.markers import default_environment
+from packaging.requirements import Requirement
+from packaging.specifiers import SpecifierSet
+from packaging.utils import canonicalize_name
+
+ROOT = Path(__file__).resolve().parent.parent
+DOWNLOADS = "downloads"
+READER_REQUIREMENTS = "requirements-reader.txt"
+SITE_BUILD_ENV = "MLP_SITE_BUILD"  # read by mlp_ref.claims
+# What the pages, labs and exercises import beyond mlp_ref itself; everything they pull in
+# comes along, pinned as in requirements.txt.
+READER_PACKAGES = ("numpy", "scipy", "scikit-learn", "matplotlib", "tqdm", "names", "threadpoolctl",
+                   "ipykernel", "pytest")
+# Zip timestamps of the wheel (1980-01-01, the earliest a zip can hold): the same source gives
+# the same bytes, so the SHA-256 on the pages changes only when mlp_ref does.
+SOURCE_DATE_EPOCH = "315532800"
+MARKER = re.compile(r"^(?P<indent>[ \t]*)<!--\s*before-you-start:\s*(?P<kind>[a-z]+)\s*-->[ \t]*$", re.MULTILINE)
+KINDS = ("home", "lab", "exercise")
+
+
+# ---------------------------------------------------------------------------------------
+# The wheel and the pinned requirements
+# ---------------------------------------------------------------------------------------
+
+def _wheel_sources() -> list[Path]:
+    sources = [ROOT / "pyproject.toml", ROOT / "README.md"]
+    sources += sorted(p for p in (ROOT / "mlp_ref").rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    return sources
+
+
+def _sources_digest() -> str:
+    digest = hashlib.sha256()
+    for path in _wheel_sources():
+        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+@cache
+def _build_wheel(digest: str) -> Path:
+    """Build the wheel of this checkout's mlp_ref (offline, no build isolation); cached per content."""
+    out = Path(tempfile.mkdtemp(prefix="mlp-ref-wheel-"))
+    work = out / "src"
+    for path in _wheel_sources():
+        target = work / path.relative_to(ROOT)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, target)
+    env = dict(os.environ, SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH)
+    result = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "--no-index",
+         "--wheel-dir", str(out / "dist"), str(work)],
+        capture_output=True, text=True, env=env, timeout=300,
+    )
+    wheels = list((out / "dist").glob("mlp_ref-*.whl"))
+    if result.returncode != 0 or len(wheels) != 1:
+        raise RuntimeError(f"building the mlp_ref wheel failed (exit {result.returncode}):\n"
+                           f"{result.stdout}\n{result.stderr}")
+    return wheels[0]
+
+
+def pinned_requirements(path: Path = ROOT / "requirements.txt") -> dict[str, str]:
+    """``requirements.txt`` as {canonical name: version}."""
+    pins = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            requirement = Requirement(line)
+            (spec,) = requirement.specifier
+            pins[canonicalize_name(requirement.name)] = spec.version
+    return pins
+
+
+def reader_closure(roots=READER_PACKAGES) -> list[str]:
+    """Canonical names of ``roots`` and everything they require here, sorted.
+
+    ``roots`` are requirement strings (``"bleach[css]"`` brings the ``css`` extra's packages);
+    markers are evaluated for this machine, the way pip evaluates them when it installs.
+    """
+    environment = default_environment()
+    seen: set[tuple[str, str]] = set()
+    todo = [(canonicalize_name(r.name), extra) for r in map(Requirement, roots) for extra in ("", *r.extras)]
+    while todo:
+        name, extra = todo.pop()
+        if (name, extra) in seen:
+            continue
+        seen.add((name, extra))
+        for text in metadata.requires(name) or []:
+            requirement = Requirement(text)
+            if requirement.marker is None or requirement.marker.evaluate({**environment, "extra": extra}):
+                todo += [(canonicalize_name(requirement.name), e) for e in ("", *requirement.extras)]
+    return sorted({name for name, _ in seen})
+
+
+def requires_python() -> SpecifierSet:
+    """The Python that mlp_ref declares (pyproject.toml's requires-python)."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    return SpecifierSet(project["requires-python"])
+
+
+def reader_requirements_text(wheel_url: str, wheel_sha256: str) -> str:
+    pins = pinned_requirements()
+    names = reader_closure()
+    missing = [name for name in names if name not in pins]
+    if missing:
+        raise RuntimeError(f"requirements.txt pins none of {missing}, which the reader's packages need")
+    lines = [
+        "# What the lessons, labs and exercises of this site need, pinned exactly as the site was",
+        "# verified with. Generated from requirements.txt when the site was built; do not edit.",
+        f"# Needs Python {requires_python()}.",
+        *(f"{name}=={pins[name]}" for name in names),
+        "# mlp_ref itself: the wheel these pages were built and tested with.",
+        f"mlp_ref[labs] @ {wheel_url}#sha256={wheel_sha256}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+class ReaderDownloads:
+    """The wheel and requirements file of one build, and the facts the boxes state."""
+
+    def __init__(self, site_url: str):
+        self.wheel = _build_wheel(_sources_digest())
+        self.wheel_bytes = self.wheel.read_bytes()
+        self.sha256 = hashlib.sha256(self.wheel_bytes).hexdigest()
+        base = site_url if site_url.endswith("/") else site_url + "/"
+        self.wheel_url = f"{base}{DOWNLOADS}/{self.wheel.name}"
+        self.requirements_url = f"{base}{DOWNLOADS}/{READER_REQUIREMENTS}"
+        self.requirements = reader_requirements_text(self.wheel_url, self.sha256)
+        self.version = self.wheel.name.split("-")[1]
+        self.python = requires_python()
+
+
+# ---------------------------------------------------------------------------------------
+# The "Before you start" boxes
+# ---------------------------------------------------------------------------------------
+
+def _kilobytes(n: int) -> str:
+    return f"{n / 1000:.0f} kB"
+
+
+def box_lines(kind: str, downloads: ReaderDownloads, notebook_link: str | None = None,
+              lab_seconds: float | None = None) -> list[str]:
+    """The box's content for one page, as Markdown lines."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown before-you-start kind {kind!r}; expected one of {KINDS}")
+    lines = [
+        f"You need Python {downloads.python}. In a fresh virtual environment "
+        "(`python -m venv .venv`, then activate it), one line installs everything this site's code "
+        "uses, pinned to the versions the pages were checked with:",
+        "",
+        "```bash",
+        f"pip install -r {downloads.requirements_url}",
+        "```",
+        "",
+        f"It installs [`mlp_ref` {downloads.version}]({downloads.wheel_url}), the very package these "
+        f"pages were built and tested with ({_kilobytes(len(downloads.wheel_bytes))}, SHA-256 "
+        f"`{downloads.sha256[:16]}…`, checked by pip), with NumPy, SciPy, scikit-learn, "
+        "matplotlib, tqdm, `names`, pytest and a Jupyter kernel (`ipykernel`). `mlp_ref` is not on "
+        "the Python package index: install it from this site, never with a bare `pip install mlp_ref`.",
+    ]
+    if kind == "lab":
+        where = f"[the notebook]({notebook_link})" if notebook_link else "this notebook"
+        lines += [
+            "",
+            f"Then open {where} in Jupyter or VS Code with that environment's kernel. The settings "
+            "are plain assignments in the first code cell: change them and run all cells.",
+        ]
+        if lab_seconds is not None:
+            lines[-1] += (f" Building this page, which runs every cell with the page's settings, took "
+                          f"{lab_seconds:.0f} s on the build machine.")
+    elif kind == "exercise":
+        lines += [
+            "",
+            "Download the starter file and its tests into one folder, then run the tests there with "
+            "`pytest -ra`: `-ra` lists any test that was skipped, and why.",
+        ]
+    return lines
+
+
+def admonition(lines: list[str]) -> str:
+    """The box as a Material admonition (on the site)."""
+    return '!!! info "Before you start"\n\n' + "\n".join(("    " + line) if line else "" for line in lines) + "\n"
+
+
+def blockquote(lines: list[str]) -> str:
+    """The box as a quoted paragraph (in a downloaded notebook, where admonitions do not render)."""
+    return "\n".join(["> **Before you start.**", ">"] + [("> " + line) if line else ">" for line in lines]) + "\n"
+
+
+def _indent(text: str, indent: str) -> str:
+    return "\n".join((indent + line) if line else "" for line in text.splitlines())
+
+
+# ---------------------------------------------------------------------------------------
+# MkDocs events
+# ---------------------------------------------------------------------------------------
+
+_state: dict = {}
+
+
+def on_config(config):
+    os.environ[SITE_BUILD_ENV] = "1"
+    _state["downloads"] = ReaderDownloads(config.site_url or "http://127.0.0.1:8000/")
+    return config
+
+
+def _notebook_with_box(content: str) -> str:
+    """A downloaded lab notebook (ipynb JSON) with its marker replaced by the quoted box."""
+    notebook = json.loads(content)
+    for cell in notebook["cells"]:
+        if cell["cell_type"] != "markdown":
+            continue
+        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        replaced = MARKER.sub(lambda m: _indent(blockquote(box_lines(m["kind"], _state["downloads"])), m["indent"]),
+                              source)
+        cell["source"] = replaced.splitlines(keepends=True)
+    return json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
+
+
+def on_files(files: Files, config) -> Files:
+    downloads: ReaderDownloads = _state["downloads"]
+    for file in files:
+        # The lab notebooks made by hooks/notebook_downloads.py (listed before this hook).
+        if file.src_uri.startswith("labs/") and file.src_uri.endswith(".ipynb"):
+            file.content_string = _notebook_with_box(file.content_string)
+    files.append(File.generated(config, f"{DOWNLOADS}/{downloads.wheel.name}", content=downloads.wheel_bytes))
+    files.append(File.generated(config, f"{DOWNLOADS}/{READER_REQUIREMENTS}", content=downloads.requirements))
+    return files
+
+
+def _is_lab(page) -> bool:
+    return page.file.src_uri.startswith("labs/") and page.file.src_uri.endswith(".py")
+
+
+def on_page_markdown(markdown: str, page, config, files) -> str:
+    if _is_lab(page):
+        _state.setdefault("lab_start", {})[page.file.src_uri] = time.perf_counter()
+        return markdown
+    downloads = _state["downloads"]
+    return MARKER.sub(lambda m: _indent(admonition(box_lines(m["kind"], downloads)), m["indent"]), markdown)
+
+
+# nbconvert keeps a Markdown cell's HTML comment in the page, escaped or not.
+RENDERED_MARKER = re.compile(r"(?:<!--|&lt;!--)\s*before-you-start:\s*(?P<kind>[a-z]+)\s*(?:-->|--&gt;)")
+
+
+def on_page_content(html: str, page, config, files) -> str:
+    if not _is_lab(page):
+        return html
+    seconds = time.perf_counter() - _state["lab_start"].pop(page.file.src_uri)
+    notebook = "../" + PurePosixPath(page.file.src_uri).with_suffix(".ipynb").name
+
+    def box(match: re.Match) -> str:
+        lines = box_lines(match["kind"], _state["downloads"], notebook, seconds)
+        return markdown_lib.markdown(admonition(lines), extensions=config.markdown_extensions,
+                                     extension_configs=config.mdx_configs)
+
+    return RENDERED_MARKER.sub(box, html)

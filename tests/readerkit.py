@@ -1,0 +1,149 @@
+"""The reader's side of the install: what a reader's pip sees, and a reader's fresh environment.
+
+A reader's machine has pip with its defaults: the public package index and nothing else.
+This machine's pip is configured with a local wheel folder and local indexes, which can
+hide a pin the public index does not serve. ``pip --isolated`` is not enough to see past
+them: it ignores the user's configuration and ``PIP_*`` variables but still reads the
+global files (here a constraints file). :func:`public_pip` runs pip with no ``PIP_*``
+variable and ``PIP_CONFIG_FILE`` set to the null device, which makes pip read no
+configuration file at all: pip's defaults, what a reader's pip sees.
+
+Also a command for ``make lock``: ``python -m tests.readerkit check requirements.txt``
+exits non-zero, naming each line, if a pin could not come from the public index.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import canonicalize_name
+from packaging.version import Version
+
+# Optional dependencies that CI installs in separate, documented steps: never in a reader's pins.
+OPTIONAL = {"torch"}
+INDEX_ENV = "MLP_REQUIRE_INDEX"  # set by .ci/run: no package index reachable is a failure there
+
+
+def requirement_problems(text: str, *, direct_url_ok: frozenset[str] = frozenset()) -> list[str]:
+    """Every line of a pinned requirements file that a reader's pip could not install as pinned.
+
+    Parameters
+    ----------
+    text : str
+        The file's content.
+    direct_url_ok : frozenset of str
+        Canonical names that may come from a direct URL (``name @ https://...``) instead of a pin.
+
+    Returns
+    -------
+    list of str
+        ``"line N: <line>: why"`` for each bad line; empty when every line is an exact pin of a
+        public release.
+    """
+    problems = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split(" #", 1)[0].strip() if not raw.lstrip().startswith("#") else ""
+        if not line:
+            continue
+        where = f"line {number}: {raw.strip()}"
+        if line.startswith("-"):
+            problems.append(f"{where}: a pip option; the reader's pip must use its defaults")
+            continue
+        try:
+            requirement = Requirement(line)
+        except InvalidRequirement as error:
+            problems.append(f"{where}: not a requirement ({error})")
+            continue
+        name = canonicalize_name(requirement.name)
+        if name in OPTIONAL:
+            problems.append(f"{where}: {name} is optional; CI installs it in its own step")
+        if requirement.url:
+            if name not in direct_url_ok:
+                problems.append(f"{where}: a direct URL; pin a release of the public index instead")
+            continue
+        specs = list(requirement.specifier)
+        if len(specs) != 1 or specs[0].operator != "==" or "*" in specs[0].version:
+            problems.append(f"{where}: not an exact pin (name==version)")
+            continue
+        version = Version(specs[0].version)
+        if version.local:
+            problems.append(f"{where}: local version label '+{version.local}', a build the public "
+                            "index does not serve (it came from a machine's own wheel folder)")
+    return problems
+
+
+def public_pip(python: Path | str, *args: str, timeout: float = 900) -> subprocess.CompletedProcess:
+    """Run ``python -m pip ...`` with pip's defaults only: no configuration file, no PIP_* variable."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith("PIP_")}
+    env["PIP_CONFIG_FILE"] = os.devnull  # pip then reads no configuration file at all
+    return subprocess.run([str(python), "-m", "pip", "--disable-pip-version-check", *args],
+                          capture_output=True, text=True, env=env, timeout=timeout)
+
+
+def index_unreachable(result: subprocess.CompletedProcess) -> bool:
+    """Whether a failed pip run failed because no package index answered (not because of a pin)."""
+    text = result.stdout + result.stderr
+    return bool(re.search(r"NewConnectionError|Failed to establish a new connection|Temporary failure in "
+                          r"name resolution|Network is unreachable|ConnectTimeout|Max retries exceeded", text))
+
+
+def new_venv(path: Path) -> Path:
+    """A fresh virtual environment with pip (nothing else); returns its Python."""
+    venv.EnvBuilder(with_pip=True, clear=True).create(path)
+    return path / "bin" / "python"
+
+
+# A reader's script, run by the reader's Python: each chain of blocks runs as page_blocks runs it
+# (fresh namespace, __main__, warnings as errors), and what the last block prints is collected.
+BLOCK_DRIVER = r"""
+import contextlib, io, json, sys, warnings
+chains = json.load(open(sys.argv[1], encoding="utf-8"))
+outputs = []
+for chain in chains:
+    namespace = {"__name__": "__main__"}
+    for code in chain:
+        buffer = io.StringIO()
+        with warnings.catch_warnings(), contextlib.redirect_stdout(buffer):
+            warnings.simplefilter("error")
+            exec(compile(code, "<page block>", "exec"), namespace)
+    outputs.append(buffer.getvalue())
+import mlp_ref
+json.dump({"outputs": outputs, "mlp_ref": mlp_ref.__file__}, open(sys.argv[2], "w", encoding="utf-8"))
+"""
+
+
+def run_chains(python: Path, chains: list[list[str]], workdir: Path) -> dict:
+    """Run each chain of code blocks with ``python`` in ``workdir``; outputs of each chain's last block."""
+    (workdir / "chains.json").write_text(json.dumps(chains), encoding="utf-8")
+    (workdir / "driver.py").write_text(BLOCK_DRIVER, encoding="utf-8")
+    result = subprocess.run([str(python), "driver.py", "chains.json", "result.json"], cwd=workdir,
+                            capture_output=True, text=True, timeout=600)
+    if result.returncode != 0:
+        raise AssertionError(f"the page's blocks failed in the reader's environment:\n{result.stderr[-5000:]}")
+    return json.loads((workdir / "result.json").read_text(encoding="utf-8"))
+
+
+def digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 2 or argv[0] != "check":
+        print("usage: python -m tests.readerkit check REQUIREMENTS_FILE", file=sys.stderr)
+        return 2
+    problems = requirement_problems(Path(argv[1]).read_text(encoding="utf-8"))
+    for problem in problems:
+        print(f"{argv[1]}: {problem}", file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

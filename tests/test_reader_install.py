@@ -1,0 +1,236 @@
+"""A reader can install and run the verified code: from the public index and from the site itself.
+
+- ``requirements.txt`` pins only releases that the public index serves, and it resolves there
+  with pip's defaults (no configuration file, no PIP_* variable) in a throw-away environment.
+- The site serves the wheel of this checkout's ``mlp_ref`` and a ``requirements-reader.txt``;
+  the home page, the labs and the coding exercises give the one ``pip install`` line.
+- That line, run in a fresh environment, gives an environment in which the code blocks of
+  two lessons print exactly what their pages show.
+
+Tests that need the package index skip when none answers, unless ``MLP_REQUIRE_INDEX`` is set
+(``.ci/run`` sets it), which makes that a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from html import unescape
+import urllib.request
+import zipfile
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+from packaging.requirements import Requirement
+from packaging.specifiers import SpecifierSet
+from packaging.utils import canonicalize_name
+from packaging.version import Version
+
+from tests import pagekit, readerkit
+
+REQUIREMENTS = pagekit.ROOT / "requirements.txt"
+# Two lessons whose blocks the reader's environment runs (every block but the PyTorch tabs).
+LESSONS = ["01-neuron-and-layer.md", "03-forward-pass.md"]
+
+
+def skip_or_fail_offline(result, what: str):
+    if readerkit.index_unreachable(result) and not os.environ.get(readerkit.INDEX_ENV):
+        pytest.skip(f"no package index reachable for {what} ({readerkit.INDEX_ENV} unset)")
+
+
+# --- requirements.txt -------------------------------------------------------------------
+
+def test_requirements_pin_only_public_releases():
+    assert readerkit.requirement_problems(REQUIREMENTS.read_text(encoding="utf-8")) == []
+
+
+def test_the_pin_check_catches_what_a_reader_cannot_install():
+    text = REQUIREMENTS.read_text(encoding="utf-8")
+    cases = {
+        "torch==2.13.0+cpu": ["local version label '+cpu'", "torch is optional"],
+        "numpy==2.4.6+mkl": ["local version label '+mkl'"],
+        "--find-links /opt/wheels": ["a pip option"],
+        "scipy>=1.11": ["not an exact pin"],
+        "mlp_ref @ file:///tmp/mlp_ref.whl": ["a direct URL"],
+    }
+    for line, expected in cases.items():
+        problems = readerkit.requirement_problems(text + line + "\n")
+        assert problems, line
+        assert all(problem.startswith(f"line {len(text.splitlines()) + 1}: {line}:") for problem in problems)
+        assert all(any(part in problem for problem in problems) for part in expected), (line, problems)
+
+
+def test_requirements_resolve_from_the_public_index(tmp_path, request):
+    """pip with its defaults, in a throw-away venv, installs exactly the pinned set (dry run)."""
+    text = REQUIREMENTS.read_text(encoding="utf-8")
+    key = f"reader-install/resolved/{readerkit.digest(text)}"
+    cache = getattr(request.config, "cache", None)  # absent under -p no:cacheprovider
+    if cache is not None and cache.get(key, False):
+        return  # this exact file resolved before on this machine
+    python = readerkit.new_venv(tmp_path / "venv")
+    report = tmp_path / "report.json"
+    result = readerkit.public_pip(python, "install", "--dry-run", "--ignore-installed", "--quiet",
+                                    "--report", str(report), "-r", str(REQUIREMENTS))
+    if result.returncode != 0:
+        skip_or_fail_offline(result, "requirements.txt")
+    assert result.returncode == 0, result.stderr[-5000:]
+    import json
+
+    resolved = {canonicalize_name(item["metadata"]["name"]): item["metadata"]["version"]
+                for item in json.loads(report.read_text())["install"]}
+    pinned = {name: version for name, version in readerkit_pins(text).items()
+              if name not in {"pip"}}
+    # Every pin is what pip installs, and pip needs nothing that is not pinned.
+    assert resolved == pinned
+    if cache is not None:
+        cache.set(key, True)
+
+
+def readerkit_pins(text: str) -> dict[str, str]:
+    pins = {}
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            requirement = Requirement(line)
+            pins[canonicalize_name(requirement.name)] = next(iter(requirement.specifier)).version
+    return pins
+
+
+def test_requirements_pin_exactly_what_requirements_in_needs(reader_downloads_hook):
+    """No pin for a package nothing needs (a frozen optional extra leaves its dependencies behind)."""
+    tops = [line.split("#", 1)[0].strip() for line in (pagekit.ROOT / "requirements.in").read_text().splitlines()]
+    needed = set(reader_downloads_hook.reader_closure([top for top in tops if top]))
+    pinned = set(readerkit_pins(REQUIREMENTS.read_text(encoding="utf-8")))
+    assert sorted(pinned - needed) == [], "pinned, but nothing in requirements.in needs it"
+    assert sorted(needed - pinned) == [], "needed by requirements.in, but not pinned"
+
+
+def test_public_pip_cannot_see_this_machines_wheel_folder(tmp_path):
+    """The guard of the test above: a local build resolves for this machine's pip, never for a reader's."""
+    python = readerkit.new_venv(tmp_path / "venv")
+    result = readerkit.public_pip(python, "install", "--dry-run", "--no-deps", "--quiet", "torch==2.13.0+cpu")
+    if result.returncode != 0:
+        skip_or_fail_offline(result, "torch")
+    assert result.returncode != 0
+    assert "No matching distribution found for torch==2.13.0+cpu" in result.stderr
+
+
+def lowest_python(spec: str) -> Version:
+    (lowest,) = [Version(item.version) for item in SpecifierSet(spec) if item.operator == ">="]
+    return lowest
+
+
+def pins_rejecting(python: Version, names) -> dict[str, str]:
+    """Installed packages among ``names`` whose Requires-Python rejects ``python``."""
+    rejecting = {}
+    for name in names:
+        needs = metadata.metadata(name).get("Requires-Python")
+        if needs and python not in SpecifierSet(needs):
+            rejecting[name] = needs
+    return rejecting
+
+
+def test_the_python_on_the_pages_is_what_every_reader_pin_supports(reader_downloads_hook):
+    """mlp_ref's requires-python (stated in the boxes) admits no Python that a reader pin rejects."""
+    import tomllib
+
+    declared = tomllib.loads((pagekit.ROOT / "pyproject.toml").read_text())["project"]["requires-python"]
+    closure = reader_downloads_hook.reader_closure()
+    assert pins_rejecting(lowest_python(declared), closure) == {}
+    # ...and the check can fail: Python 3.10 is too old for the pinned NumPy.
+    assert "numpy" in pins_rejecting(Version("3.10"), closure)
+
+
+def test_the_readme_states_the_python_the_maintainer_pins_need():
+    stated = re.search(r"You need Python (\d+\.\d+(?:\.\d+)?) or newer", (pagekit.ROOT / "README.md").read_text())
+    assert stated, "README.md no longer says which Python it needs"
+    pins = readerkit_pins(REQUIREMENTS.read_text(encoding="utf-8"))
+    installed = [name for name in pins if _installed(name)]
+    assert pins_rejecting(Version(stated[1]), installed) == {}
+
+
+def _installed(name: str) -> bool:
+    try:
+        metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return False
+    return True
+
+
+@pytest.fixture(scope="module")
+def reader_downloads_hook():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("reader_downloads", pagekit.ROOT / "hooks" / "reader_downloads.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# --- what the site serves ----------------------------------------------------------------
+
+def served(server: str, path: str) -> bytes:
+    with urllib.request.urlopen(f"{server}/{path}") as response:
+        return response.read()
+
+
+def test_the_site_serves_the_wheel_of_this_checkout(built_site, server):
+    (wheel,) = (built_site / "downloads").glob("mlp_ref-*-py3-none-any.whl")
+    data = served(server, f"downloads/{wheel.name}")
+    assert data == wheel.read_bytes()
+    with zipfile.ZipFile(wheel) as archive:
+        packaged = {name: archive.read(name) for name in archive.namelist() if name.startswith("mlp_ref/")}
+    checkout = {str(p.relative_to(pagekit.ROOT)): p.read_bytes()
+                for p in (pagekit.ROOT / "mlp_ref").rglob("*.py")}
+    assert packaged == checkout
+
+
+def test_reader_requirements_pin_what_requirements_txt_pins(built_site, server):
+    text = served(server, "downloads/requirements-reader.txt").decode()
+    assert readerkit.requirement_problems(text, direct_url_ok=frozenset({"mlp-ref"})) == []
+    pins = readerkit_pins(REQUIREMENTS.read_text(encoding="utf-8"))
+    lines = [line for line in text.splitlines() if line and not line.startswith("#")]
+    wheel_line = lines.pop()
+    assert re.fullmatch(rf"mlp_ref\[labs\] @ {re.escape(server)}/downloads/mlp_ref-[^ ]+\.whl#sha256=[0-9a-f]{{64}}",
+                        wheel_line)
+    reader_pins = readerkit_pins("\n".join(lines))
+    assert {name: pins[name] for name in reader_pins} == reader_pins
+    for needed in ("numpy", "scipy", "scikit-learn", "matplotlib", "names", "tqdm", "ipykernel", "pytest"):
+        assert needed in reader_pins
+
+
+BOX_PAGES = ["index.html", "labs/digits/index.html", "labs/charlm/index.html"]
+
+
+def exercise_pages() -> list[str]:
+    """Built pages of the lessons that link a coding exercise's starter file."""
+    return [f"lessons/{page.stem}/index.html" for page in sorted((pagekit.DOCS / "lessons").glob("*.md"))
+            if "../exercises/" in page.read_text(encoding="utf-8")]
+
+
+@pytest.mark.parametrize("page", BOX_PAGES + exercise_pages())
+def test_before_you_start_box_gives_the_install_line(built_site, server, page):
+    html = (built_site / page).read_text(encoding="utf-8")
+    text = unescape(re.sub(r"<[^>]+>", "", html))  # what a reader reads (code is split into spans)
+    assert "Before you start" in text, f"{page}: no 'Before you start' box"
+    assert f"pip install -r {server}/downloads/requirements-reader.txt" in text
+    assert "before-you-start:" not in html, f"{page}: a marker was left unreplaced"
+    if page.startswith("labs/"):
+        assert re.search(r"Building this page, which runs every cell with the page's settings, took \d+ s", html)
+
+
+# --- the reader's environment ------------------------------------------------------------
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_lesson_blocks_run_in_the_readers_environment(reader_env, tmp_path, lesson):
+    blocks = [block for block in pagekit.blocks(pagekit.DOCS / "lessons" / lesson)
+              if not any(earlier.importorskip for earlier in block.chain())]
+    assert len(blocks) >= 5
+    result = readerkit.run_chains(reader_env, [[b.code for b in block.chain()] for block in blocks], tmp_path)
+    # The mlp_ref that ran is the installed wheel, not this checkout.
+    assert Path(result["mlp_ref"]).is_relative_to(reader_env.parent.parent)
+    mismatches = [f"{block.fence.where}:\n--- shown\n{block.expected_output}--- printed\n{output}"
+                  for block, output in zip(blocks, result["outputs"])
+                  if output != (block.expected_output or "")]
+    assert mismatches == []
