@@ -141,7 +141,7 @@ def reader_requirements_text(wheel_url: str, wheel_sha256: str) -> str:
     lines = [
         "# What the lessons, labs and exercises of this site need, pinned exactly as the site was",
         "# verified with. Generated from requirements.txt when the site was built; do not edit.",
-        f"# Needs Python {requires_python()}.",
+        f"# Needs Python {requires_python()} (mlp_ref's requires-python).",
         *(f"{name}=={pins[name]}" for name in names),
         "# mlp_ref itself: the wheel these pages were built and tested with.",
         f"mlp_ref[labs] @ {wheel_url}#sha256={wheel_sha256}",
@@ -161,7 +161,8 @@ class ReaderDownloads:
         self.requirements_url = f"{base}{DOWNLOADS}/{READER_REQUIREMENTS}"
         self.requirements = reader_requirements_text(self.wheel_url, self.sha256)
         self.version = self.wheel.name.split("-")[1]
-        self.python = requires_python()
+        (lowest,) = [spec.version for spec in requires_python() if spec.operator == ">="]
+        self.python = f"{lowest} or newer"
 
 
 # ---------------------------------------------------------------------------------------

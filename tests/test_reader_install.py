@@ -216,6 +216,10 @@ def test_before_you_start_box_gives_the_install_line(built_site, server, page):
     assert "Before you start" in text, f"{page}: no 'Before you start' box"
     assert f"pip install -r {server}/downloads/requirements-reader.txt" in text
     assert "before-you-start:" not in html, f"{page}: a marker was left unreplaced"
+    import tomllib
+
+    declared = tomllib.loads((pagekit.ROOT / "pyproject.toml").read_text())["project"]["requires-python"]
+    assert f"You need Python {lowest_python(declared)} or newer." in text
     if page.startswith("labs/"):
         assert re.search(r"Building this page, which runs every cell with the page's settings, took \d+ s", html)
 
