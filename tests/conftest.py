@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import http.server
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -91,6 +92,9 @@ def reader_env(server, tmp_path_factory):
     python = home / "bin" / "python"
     stamp = home / ".complete"
     if not stamp.is_file():
+        for old in home.parent.glob("*"):  # environments of earlier pins or an earlier mlp_ref
+            if old != home:
+                shutil.rmtree(old, ignore_errors=True)
         python = readerkit.new_venv(home)
         result = readerkit.public_pip(python, "install", "--quiet", "-r", url)
         if result.returncode != 0:
