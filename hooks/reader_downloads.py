@@ -93,8 +93,13 @@ def _build_wheel(digest: str) -> Path:
 
 def pinned_requirements(path: Path = ROOT / "requirements.txt") -> dict[str, str]:
     """``requirements.txt`` as {canonical name: version}."""
+    return pins_of(path.read_text(encoding="utf-8"))
+
+
+def pins_of(text: str) -> dict[str, str]:
+    """The exact pins (``name==version`` lines) of a requirements file's text as {canonical name: version}."""
     pins = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in text.splitlines():
         line = line.split("#", 1)[0].strip()
         if line:
             requirement = Requirement(line)

@@ -30,6 +30,19 @@ from packaging.version import Version
 from tests import pagekit, readerkit
 
 REQUIREMENTS = pagekit.ROOT / "requirements.txt"
+
+
+def _load_hook():
+    """hooks/reader_downloads.py, which makes the reader's requirements at build time."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("reader_downloads", pagekit.ROOT / "hooks" / "reader_downloads.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+HOOK = _load_hook()
 # Two lessons whose blocks the reader's environment runs (every block but the PyTorch tabs).
 LESSONS = ["01-neuron-and-layer.md", "03-forward-pass.md"]
 
@@ -79,7 +92,7 @@ def test_requirements_resolve_from_the_public_index(tmp_path, request):
 
     resolved = {canonicalize_name(item["metadata"]["name"]): item["metadata"]["version"]
                 for item in json.loads(report.read_text())["install"]}
-    pinned = {name: version for name, version in readerkit_pins(text).items()
+    pinned = {name: version for name, version in HOOK.pins_of(text).items()
               if name not in {"pip"}}
     # Every pin is what pip installs, and pip needs nothing that is not pinned.
     assert resolved == pinned
@@ -87,21 +100,11 @@ def test_requirements_resolve_from_the_public_index(tmp_path, request):
         cache.set(key, True)
 
 
-def readerkit_pins(text: str) -> dict[str, str]:
-    pins = {}
-    for line in text.splitlines():
-        line = line.split("#", 1)[0].strip()
-        if line:
-            requirement = Requirement(line)
-            pins[canonicalize_name(requirement.name)] = next(iter(requirement.specifier)).version
-    return pins
-
-
-def test_requirements_pin_exactly_what_requirements_in_needs(reader_downloads_hook):
+def test_requirements_pin_exactly_what_requirements_in_needs():
     """No pin for a package nothing needs (a frozen optional extra leaves its dependencies behind)."""
     tops = [line.split("#", 1)[0].strip() for line in (pagekit.ROOT / "requirements.in").read_text().splitlines()]
-    needed = set(reader_downloads_hook.reader_closure([top for top in tops if top]))
-    pinned = set(readerkit_pins(REQUIREMENTS.read_text(encoding="utf-8")))
+    needed = set(HOOK.reader_closure([top for top in tops if top]))
+    pinned = set(HOOK.pins_of(REQUIREMENTS.read_text(encoding="utf-8")))
     assert sorted(pinned - needed) == [], "pinned, but nothing in requirements.in needs it"
     assert sorted(needed - pinned) == [], "needed by requirements.in, but not pinned"
 
@@ -131,12 +134,12 @@ def pins_rejecting(python: Version, names) -> dict[str, str]:
     return rejecting
 
 
-def test_the_python_on_the_pages_is_what_every_reader_pin_supports(reader_downloads_hook):
+def test_the_python_on_the_pages_is_what_every_reader_pin_supports():
     """mlp_ref's requires-python (stated in the boxes) admits no Python that a reader pin rejects."""
     import tomllib
 
     declared = tomllib.loads((pagekit.ROOT / "pyproject.toml").read_text())["project"]["requires-python"]
-    closure = reader_downloads_hook.reader_closure()
+    closure = HOOK.reader_closure()
     assert pins_rejecting(lowest_python(declared), closure) == {}
     # ...and the check can fail: Python 3.10 is too old for the pinned NumPy.
     assert "numpy" in pins_rejecting(Version("3.10"), closure)
@@ -145,7 +148,7 @@ def test_the_python_on_the_pages_is_what_every_reader_pin_supports(reader_downlo
 def test_the_readme_states_the_python_the_maintainer_pins_need():
     stated = re.search(r"You need Python (\d+\.\d+(?:\.\d+)?) or newer", (pagekit.ROOT / "README.md").read_text())
     assert stated, "README.md no longer says which Python it needs"
-    pins = readerkit_pins(REQUIREMENTS.read_text(encoding="utf-8"))
+    pins = HOOK.pins_of(REQUIREMENTS.read_text(encoding="utf-8"))
     installed = [name for name in pins if _installed(name)]
     assert pins_rejecting(Version(stated[1]), installed) == {}
 
@@ -156,16 +159,6 @@ def _installed(name: str) -> bool:
     except metadata.PackageNotFoundError:
         return False
     return True
-
-
-@pytest.fixture(scope="module")
-def reader_downloads_hook():
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("reader_downloads", pagekit.ROOT / "hooks" / "reader_downloads.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 # --- what the site serves ----------------------------------------------------------------
@@ -189,12 +182,12 @@ def test_the_site_serves_the_wheel_of_this_checkout(built_site, server):
 def test_reader_requirements_pin_what_requirements_txt_pins(built_site, server):
     text = served(server, "downloads/requirements-reader.txt").decode()
     assert readerkit.requirement_problems(text, direct_url_ok=frozenset({"mlp-ref"})) == []
-    pins = readerkit_pins(REQUIREMENTS.read_text(encoding="utf-8"))
+    pins = HOOK.pins_of(REQUIREMENTS.read_text(encoding="utf-8"))
     lines = [line for line in text.splitlines() if line and not line.startswith("#")]
     wheel_line = lines.pop()
     assert re.fullmatch(rf"mlp_ref\[labs\] @ {re.escape(server)}/downloads/mlp_ref-[^ ]+\.whl#sha256=[0-9a-f]{{64}}",
                         wheel_line)
-    reader_pins = readerkit_pins("\n".join(lines))
+    reader_pins = HOOK.pins_of("\n".join(lines))
     assert {name: pins[name] for name in reader_pins} == reader_pins
     for needed in ("numpy", "scipy", "scikit-learn", "matplotlib", "names", "tqdm", "ipykernel", "pytest"):
         assert needed in reader_pins
