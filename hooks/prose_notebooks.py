@@ -1,0 +1,64 @@
+"""Lab notebooks say computed values in their Markdown cells, as the lessons do: ``{@ lab_b.seeds @}``.
+
+mkdocs-macros-plugin renders the lessons' Markdown, but a lab page is rendered by
+mkdocs-jupyter from the notebook itself, past the plugin. This hook evaluates the same
+expressions with the plugin's own template environment and values (``prose/values.py``):
+in the lab pages' HTML and in the downloaded notebooks (made by hooks/notebook_downloads.py,
+listed before this hook), so that a reader's notebook says "three seeds", not a template.
+An expression that does not evaluate, or one left over, fails the build.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import Files
+
+EXPRESSION = re.compile(r"\{@(?![%#])(?P<expr>.*?)@\}", re.DOTALL)
+_state: dict = {}
+
+
+def _is_lab(src_uri: str, suffix: str) -> bool:
+    return src_uri.startswith("labs/") and src_uri.endswith(suffix)
+
+
+def _render(text: str, where: str) -> str:
+    plugin = _state["plugin"]
+
+    def value(match: re.Match) -> str:
+        try:
+            return plugin.env.from_string(match[0]).render(**plugin.variables)
+        except Exception as error:  # an unknown name, a typo: the build must fail
+            raise PluginError(f"{where}: cannot evaluate {match[0]!r}: {error}") from error
+
+    out = EXPRESSION.sub(value, text)
+    if "{@" in out:
+        raise PluginError(f"{where}: a '{{@' is left that is not a complete {{@ ... @}} expression")
+    return out
+
+
+def on_config(config):
+    if "macros" not in config.plugins:
+        raise PluginError("hooks/prose_notebooks.py needs the macros plugin (mkdocs-macros-plugin) in mkdocs.yml")
+    _state["plugin"] = config.plugins["macros"]
+    return config
+
+
+def on_files(files: Files, config) -> Files:
+    for file in files:
+        if _is_lab(file.src_uri, ".ipynb"):
+            notebook = json.loads(file.content_string)
+            for cell in notebook["cells"]:
+                if cell["cell_type"] == "markdown":
+                    source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+                    cell["source"] = _render(source, file.src_uri).splitlines(keepends=True)
+            file.content_string = json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
+    return files
+
+
+def on_page_content(html: str, page, config, files) -> str:
+    if not _is_lab(page.file.src_uri, ".py"):
+        return html
+    return _render(html, page.file.src_uri)
