@@ -88,7 +88,7 @@ print("   ", command_line(SETTINGS, WORDS_FILE, BUILD_VOCAB))
 # names. `load_census_names` reads both files from the installed package (no network),
 # lower-cases the names, keeps those made only of the letters a–z, and removes repeats
 # (a name on both lists counts once). The words are then shuffled by the seed and cut
-# 80 / 10 / 10 into train, validation and test.
+# {@ lab_b.split_percent @} into train, validation and test.
 #
 # With `WORDS_FILE` set in the first cell, the cell reads your file instead, exactly as the
 # command line's `--words` does: one word per line, surrounding white space stripped,
@@ -236,9 +236,9 @@ show_figure(
 #
 # ## 5. Training
 #
-# Four MLP variants, each trained from three seeds on the same split: naive
+# Four MLP variants, each trained from {@ lab_b.seeds @} seeds on the same split: naive
 # initialization or the initialization fixes, each without and with batch normalization.
-# Every model takes the same number of SGD steps on batches of 32 windows; the learning
+# Every model takes the same number of SGD steps on batches of {@ lab_b.batch_size @} windows; the learning
 # rate drops tenfold halfway. The baseline is a bigram model: it counts
 # (previous letter, next letter) pairs in the training split, adds one to every count
 # (add-one smoothing) and predicts from the previous letter alone.
@@ -341,7 +341,7 @@ claim(bn_fixed.mean() > fixed.mean(),
 # * **On top of the initialization fixes, batch normalization did not help here; it was
 #   slightly worse.** This network has a single hidden layer whose scale the fixes already
 #   set correctly, which is the problem batch normalization solves. What it adds instead
-#   is noise: each window's hidden units depend on the 31 other windows of its batch, and
+#   is noise: each window's hidden units depend on the {@ lab_b.other_windows @} other windows of its batch, and
 #   evaluation uses running averages rather than the batch's own statistics. The cell
 #   below checks the second point.
 

@@ -145,7 +145,7 @@ display(Markdown(split_table(splits)))
 #
 # The weights start from He initialization, $W_l \sim \mathcal{N}(0, 2/d_{l-1})$, and the
 # biases at zero. Training is plain mini-batch SGD: batches of 64 rows in a new random
-# order every epoch, and $W \leftarrow W - 0.1\, dW$ after each batch. The training rows
+# order every epoch, and $W \leftarrow W - {@ lab_a.lr @}\, dW$ after each batch. The training rows
 # do not divide evenly into batches of 64, so the last batch of each epoch is smaller;
 # its gradient is divided by its own size $B$, not by 64, so that it is still a mean.
 
@@ -213,7 +213,7 @@ claim(error < 1e-6, "the gradient check's largest relative error is below 1e-6")
 # %% [markdown]
 # ## 4. Train, keep the best epoch, test once
 #
-# `fit` runs the SGD loop above for 25 epochs. After each epoch it measures the loss on
+# `fit` runs the SGD loop above for {@ lab_a.epochs @} epochs. After each epoch it measures the loss on
 # the validation rows and remembers the weights of the epoch with the lowest validation
 # loss; at the end it restores them. Only then is the test split used, once.
 
@@ -230,7 +230,7 @@ print(f"validation loss {format_number(history.val_loss[chosen], 4)}, "
 print(f"test accuracy {percent(np.mean(test_predictions == splits.y_test))} %")
 
 # %% [markdown]
-# The cell below runs the whole experiment of this page — this model for five seeds, the
+# The cell below runs the whole experiment of this page — this model for {@ lab_a.seeds @} seeds, the
 # other sizes of section 6 and the scikit-learn models of section 7 — through
 # `run_lab`, the function the command line calls. The progress bar counts the fits. Its
 # first run is exactly the model trained above (same seed, same code): the assertions
@@ -293,7 +293,7 @@ claim(lab_epochs.min() > late,
 # *Figure: training (solid, circles) and validation (dashed, squares) loss per epoch on a
 # log scale; the star marks the epoch whose weights were kept.* Both curves are still
 # falling at the end, and for every seed the chosen epoch lies within the last five
-# epochs (the cell above checks it). So 25 epochs is a **budget**, not convergence: the
+# epochs (the cell above checks it). So {@ lab_a.epochs @} epochs is a **budget**, not convergence: the
 # checkpoint protects against overfitting that has not happened yet here, and more
 # epochs would probably help this small network. What the curve does not show is how
 # much of the gap between the two losses is noise: the validation split is small (see
@@ -418,7 +418,7 @@ claim(gap < 1e-9, "the two loops' parameters differ by rounding error only (less
 # Is [64, 32, 16, 10] a good size? The only fair way to ask is to fix a budget and a
 # protocol first, then compare. Here:
 #
-# * **budget**: every size gets the same 25 epochs of SGD, batch 64, learning rate 0.1,
+# * **budget**: every size gets the same {@ lab_a.epochs @} epochs of SGD, batch {@ lab_a.batch_size @}, learning rate {@ lab_a.lr @},
 #   and 5 seeds (initialization and batch order; the split is the same for all). Equal
 #   epochs are not equal compute: a bigger network does more arithmetic per epoch, which
 #   the "time / epoch" column shows;
@@ -469,13 +469,13 @@ claim(all(r.chosen_epochs.min() > late for r in by_params[:2]),
 # * `HistGradientBoostingClassifier` — gradient-boosted decision trees, defaults;
 # * `MLPClassifier` with **the same configuration** as this lab's network: sizes
 #   (32, 16), ReLU, solver `"sgd"` with momentum 0, no weight penalty (`alpha=0`), batch
-#   64, constant learning rate 0.1, 25 epochs, one `partial_fit` per epoch with the best
-#   validation epoch kept — seeds 0 to 4, like `mlp_ref`. What still differs is the
+#   {@ lab_a.batch_size @}, constant learning rate {@ lab_a.lr @}, {@ lab_a.epochs @} epochs, one `partial_fit` per epoch with the best
+#   validation epoch kept — seeds {@ lab_a.seed @} to {@ lab_a.seed_last @}, like `mlp_ref`. What still differs is the
 #   initialization (scikit-learn draws Glorot-uniform weights and nonzero biases) and the
 #   random batch order.
 #
 # The two deterministic models were fitted once; each MLP row is a mean ± sd over its
-# five seeds. Fit times are measured like the study's (one thread, this build, they vary),
+# {@ lab_a.seeds @} seeds. Fit times are measured like the study's (one thread, this build, they vary),
 # and each is the mean time of one fit.
 
 # %%
@@ -484,7 +484,7 @@ display(Markdown(comparison_table(report)))
 # %% [markdown]
 # The two MLPs share sizes, loss, optimizer and protocol, so their test accuracies should
 # agree up to the noise of initialization and batch order. The table pairs them seed by
-# seed; the last row is the difference of the means, which must stay within 2 points
+# seed; the last row is the difference of the means, which must stay within {@ lab_a.parity_points @} points
 # (the build fails otherwise; in your run, the cell warns):
 
 # %%
@@ -555,10 +555,10 @@ claim(abs(report.parity_differences.mean()) <= PARITY_TOLERANCE,
 # ```
 #
 # Both train `MLP([784, 128, 64, 10])` (`MNIST_SIZES`) with the settings of the first cell
-# (the page's: 25 epochs, batch 64, learning rate 0.1, seed 0) and print the same table as
+# (the page's: {@ lab_a.epochs @} epochs, batch {@ lab_a.batch_size @}, learning rate {@ lab_a.lr @}, seed {@ lab_a.seed @}) and print the same table as
 # section 4.
 #
-# The validation rows (10,000, `MNIST_VAL`) are drawn from the official *training* part;
+# The validation rows ({@ lab_a.mnist_val @}, `MNIST_VAL`) are drawn from the official *training* part;
 # the official test part stays the test part, used once. The cell says whether a run was
 # made.
 
