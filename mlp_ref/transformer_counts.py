@@ -117,11 +117,11 @@ class MoECount:
 
 
 def moe_params(d: int, h_expert: int, n_routed: int, top_k: int, *, n_shared: int = 0,
-               gated: bool = True, router_bias: bool = False) -> MoECount:
+               gated: bool = True, bias: bool = False, router_bias: bool = False) -> MoECount:
     """Mixture-of-experts FFN: ``n_routed`` routed experts, ``n_shared`` always-on ones.
 
-    Each expert is a gated FFN ``d -> h_expert -> d`` without biases (or a classic
-    two-matrix FFN if ``gated=False``). A router (a ``(d, n_routed)`` matrix, plus a
+    Each expert is a gated FFN ``d -> h_expert -> d`` (or a classic two-matrix FFN if
+    ``gated=False``), without biases unless ``bias``. A router (a ``(d, n_routed)`` matrix, plus a
     ``(n_routed,)`` bias if ``router_bias``) scores the routed experts; each token runs
     its ``top_k`` best routed experts and every shared expert.
 
@@ -136,6 +136,10 @@ def moe_params(d: int, h_expert: int, n_routed: int, top_k: int, *, n_shared: in
         Number of shared experts.
     gated : bool
         SwiGLU experts (3 matrices) or classic ones (2 matrices).
+    bias : bool
+        Count each expert's biases too, as :func:`ffn_params` and :func:`gated_ffn_params`
+        do (``b1 (h_expert,)`` and ``b2 (d,)`` for a classic expert). Large MoE models use
+        none; a toy whose experts carry biases must say so, or its count is not its own.
     router_bias : bool
         Count a per-expert router bias (DeepSeek-V3 keeps one for load balancing).
 
@@ -151,7 +155,7 @@ def moe_params(d: int, h_expert: int, n_routed: int, top_k: int, *, n_shared: in
     n_shared = _non_negative(n_shared, "n_shared")
     if top_k > n_routed:
         raise ValueError(f"top_k: expected at most n_routed = {n_routed}, received {top_k}")
-    per_expert = gated_ffn_params(d, h_expert) if gated else ffn_params(d, h_expert, bias=False)
+    per_expert = gated_ffn_params(d, h_expert, bias=bias) if gated else ffn_params(d, h_expert, bias=bias)
     router = d * n_routed + (n_routed if router_bias else 0)
     return MoECount(total=(n_routed + n_shared) * per_expert + router,
                     active=(top_k + n_shared) * per_expert + router,

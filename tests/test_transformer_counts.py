@@ -64,6 +64,25 @@ def test_moe_total_and_active_by_hand():
         moe_params(4, 2, n_routed=8, top_k=9)
 
 
+def test_moe_count_with_biases_is_the_count_of_the_arrays_moe_ffn_takes():
+    """Lesson 8's toy: experts (W1, b1, W2, b2) as mlp_ref.moe_ffn takes them, and a router."""
+    import numpy as np
+
+    from mlp_ref import moe_ffn
+
+    rng = np.random.default_rng(0)
+    d, h, E, k = 4, 8, 4, 2
+    experts = [(rng.normal(size=(d, h)), rng.normal(size=h), rng.normal(size=(h, d)), rng.normal(size=d))
+               for _ in range(E)]
+    W_router = rng.normal(size=(d, E))
+    moe_ffn(rng.normal(size=(1, 3, d)), W_router, experts, top_k=k)  # the arrays are what it takes
+    counts = moe_params(d, h, n_routed=E, top_k=k, gated=False, bias=True)
+    assert counts.total == sum(a.size for params in experts for a in params) + W_router.size
+    assert counts.active == k * sum(a.size for a in experts[0]) + W_router.size
+    gated = [(rng.normal(size=(d, h)), rng.normal(size=(d, h)), rng.normal(size=(h, d)))]  # no biases
+    assert moe_params(d, h, n_routed=1, top_k=1).per_expert == sum(a.size for a in gated[0])
+
+
 def test_gpt2_small_matches_published_count():
     # The released GPT-2 small checkpoint has 124,439,808 parameters.
     b = gpt2_small()
