@@ -60,8 +60,76 @@ def l1() -> dict:
     return {}
 
 
+def _tuple(values) -> str:
+    """A row of numbers as the prose writes a point: "(2, 1)"."""
+    return "(" + ", ".join(_number(v) for v in values) + ")"
+
+
+def _xor_231(b1, w2, b2) -> mlp_ref.MLP:
+    """Lesson 2's 2-3-1 network: W1 all ones (2, 3), ReLU hidden, sigmoid output."""
+    return mlp_ref.MLP.from_arrays([np.ones((2, 3)), np.array(w2, dtype=float).reshape(3, 1)],
+                                   [np.array(b1, dtype=float), np.array([b2], dtype=float)],
+                                   activation="relu", output="sigmoid")
+
+
 def l2() -> dict:
-    return {}
+    X = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])  # XOR's corners, (4, 2)
+    y = np.array([0, 1, 1, 0])
+    # SYLLABUS's 2-2-1 network: h1 = relu(x1 + x2), h2 = relu(x1 + x2 - 1), y = h1 - 2 h2
+    net = mlp_ref.MLP.from_arrays([np.array([[1.0, 1.0], [1.0, 1.0]]), np.array([[1.0], [-2.0]])],
+                                  [np.array([0.0, -1.0]), np.array([0.0])],
+                                  activation="relu", output="identity")
+    out, cache = net.forward(X, keep_cache=True)
+    H = cache.activations[1]
+    sums = X.sum(axis=1)
+
+    def along_sum(model, s):
+        """The model's output (logit) at x = (s, 0), which depends on x1 + x2 only."""
+        points = np.stack([np.asarray(s, dtype=float), np.zeros(np.size(s))], axis=1)
+        return model.logits(points)[:, 0]
+
+    # The 2-2-1 output is a tent in s, linear between the hidden units' thresholds -b1/w.
+    knots = np.unique(np.append(-net.biases[0] / net.weights[0][0], sums.max()))
+    tent = along_sum(net, knots)
+    peak = int(np.argmax(tent))
+    threshold = 0.5  # an output is read at 1/2
+    band = (np.interp(threshold, tent[:peak + 1], knots[:peak + 1]),
+            np.interp(threshold, tent[peak:][::-1], knots[peak:][::-1]))
+
+    claimed = _xor_231([0.5, -0.5, -1.5], [1, -2, 1], -0.5)   # SYLLABUS's claimed solver
+    fixed = _xor_231([0.0, -1.0, -2.0], [4, -8, 4], -2.0)     # the page's fix with margin
+    ramps = -claimed.biases[0] / claimed.weights[0][0]        # where each hidden ramp starts
+    p = claimed.forward(X)[:, 0]
+    _, claimed_cache = claimed.forward(X, keep_cache=True)
+    _, fixed_cache = fixed.forward(X, keep_cache=True)
+    scale = fixed.weights[1][:, 0] / claimed.weights[1][:, 0]  # fixed W2 = c (1, -2, 1)
+    assert np.allclose(scale, scale[0])
+    tolerance = 0.01                                           # exercise 3's "within 0.01"
+    sizes = (784, 16, 784)                                     # exercise 4's stack
+    return {
+        "corner_sums": ", ".join(_number(s) for s in sums),                 # "0, 1, 1, 2"
+        "hidden_shape": ", ".join(map(str, H.shape)),                       # H (4, 2)
+        "out_shape": ", ".join(map(str, out.shape)),                        # y (4, 1)
+        "tent_peak": _number(tent[peak]),                                   # "rises to 1"
+        "tent_peak_s": _number(knots[peak]),                                # "at s = 1"
+        "tent_end": _number(tent[-1]),                                      # "falls back to 0"
+        "tent_end_s": _number(knots[-1]),                                   # "at s = 2"
+        "band_low": _number(band[0]),                                       # "0.5 < x1 + x2"
+        "band_high": _number(band[1]),                                      # "x1 + x2 < 1.5"
+        "hidden_00": _tuple(H[0]),                                          # (0,0) lands on (0, 0)
+        "hidden_01": _tuple(H[1]),                                          # (0,1), (1,0) land on (1, 0)
+        "hidden_11": _tuple(H[3]),                                          # (1,1) lands on (2, 1)
+        "claimed_ramps": ", ".join(_number(r) for r in ramps),              # "s = -0.5, 0.5, 1.5"
+        "claimed_peak_s": _number(ramps[np.argmax(along_sum(claimed, ramps))]),  # "peaks at s = 0.5"
+        "claimed_right_ge": _word(int(np.sum((p >= threshold) == y))),      # "three of four"
+        "claimed_hidden_points": _word(len(np.unique(claimed_cache.activations[1], axis=0))),
+        "other_corners": _word(len(X) - 1),                                 # "the other three corners"
+        "fixed_hidden": ", ".join(_tuple(h) for h in fixed_cache.activations[1]),
+        "fixed_scale": _number(scale[0]),                                   # "the fix used c = 4"
+        "target_p": _number(1 - tolerance),                                 # "0.99"
+        "target_odds": _number((1 - tolerance) / tolerance),                # "ln 99"
+        "rank_bound": _number(min(sizes)),                                  # "at most 16"
+    }
 
 
 def l3() -> dict:
