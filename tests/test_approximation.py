@@ -55,6 +55,7 @@ def test_max_error_is_zero_for_a_linear_function():
 
 
 def test_tent_values():
+    # dyadic inputs: tent's products and sums are exact, on any CPU
     x = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
     np.testing.assert_array_equal(tent(x), [0.0, 0.5, 1.0, 0.5, 0.0])
 
@@ -109,7 +110,7 @@ def test_grid_count_overcounts_off_grid_kink_but_exact_count_does_not():
 
 
 def test_trace_accepts_relu_network():
-    t = trace(tent_network(2), [[0.25]])
+    t = trace(tent_network(2), [[0.25]])  # dyadic values throughout: exact in any summation order
     # By hand: h1 = (0.25, 0); t = 0.5; h2 = (0.5, 0); out = 2*0.5 = 1.0
     np.testing.assert_array_equal(t["a1"].value, [[0.25, 0.0]])
     np.testing.assert_array_equal(t["a2"].value, [[0.5, 0.0]])

@@ -61,7 +61,7 @@ def test_torch_state_round_trip_is_the_identity(net):
     back = MLP.from_torch_state(net.to_torch_state(), activation=net.activation, output=net.output)
     assert back.sizes == net.sizes
     for a, b in zip(back.weights + back.biases, net.weights + net.biases):
-        np.testing.assert_array_equal(a, b)
+        np.testing.assert_array_equal(a, b)  # transposes and copies only: no arithmetic, so exact
     for W, b in zip(net.weights, net.biases):
         weight, bias = mlp_ref.linear_to_torch(W, b)
         W2, b2 = mlp_ref.linear_from_torch(weight, bias)

@@ -40,7 +40,7 @@ def test_digits_splits_match_sklearn_rows(splits):
     from sklearn.datasets import load_digits
 
     data = load_digits()
-    np.testing.assert_array_equal(splits.X_test * 16, data.data[splits.test_idx])
+    np.testing.assert_array_equal(splits.X_test * 16, data.data[splits.test_idx])  # / 16 then * 16: exact (a power of 2)
     np.testing.assert_array_equal(splits.y_val, data.target[splits.val_idx])
 
 

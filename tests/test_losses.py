@@ -33,6 +33,7 @@ def test_cross_entropy_is_finite_for_huge_logits():
         warnings.simplefilter("error")
         assert cross_entropy([[1000.0, -1000.0]], [1]) == 2000.0
         assert cross_entropy([[1000.0, -1000.0]], [0]) == 0.0
+        # exact: exp(-2000) underflows to 0, so the probabilities are exactly 1 and 0
         np.testing.assert_array_equal(cross_entropy_grad([[1000.0, -1000.0]], [1]), [[1.0, -1.0]])
         # the naive route: softmax then log gives -inf
         with np.errstate(divide="ignore"):
@@ -69,7 +70,7 @@ def test_binary_cross_entropy_column_shape():
 def test_mse_by_hand():
     # ((1 - 0)^2 + (2 - 0)^2) / 2 = 2.5 for the first row, 0 for the second: mean 1.25
     assert mse([[1.0, 2.0], [3.0, 3.0]], [[0.0, 0.0], [3.0, 3.0]]) == 1.25
-    # gradient 2 (pred - target) / (B K)
+    # gradient 2 (pred - target) / (B K), exact: small dyadic numbers
     np.testing.assert_array_equal(mse_grad([[1.0, 2.0], [3.0, 3.0]], [[0.0, 0.0], [3.0, 3.0]]),
                                   [[0.5, 1.0], [0.0, 0.0]])
     assert mse([1.0, 2.0, 3.0], [1.0, 2.0, 6.0]) == 3.0  # 9 / 3: the actual batch size

@@ -11,6 +11,9 @@ W1 = np.array([[1.0, 0.0, -1.0], [0.5, 1.0, 2.0]])
 B1 = np.array([0.0, -1.0, 0.5])
 
 
+# The exact comparisons below use fixtures whose every product and partial sum is a small
+# dyadic number (0.5, 1, 3.5, ...): exact in floating point in any summation order, on any
+# CPU and BLAS. Results of arbitrary floats are compared with assert_allclose.
 def test_layer_fixture_by_hand():
     # z = (1*1 + 2*0.5 + 0, 1*0 + 2*1 - 1, 1*(-1) + 2*2 + 0.5) = (2, 1, 3.5)
     np.testing.assert_array_equal(mlp_ref.affine(X1, W1, B1), [[2.0, 1.0, 3.5]])
@@ -234,6 +237,7 @@ def test_float32_network_stays_float32():
 
 
 def test_seed_determines_initial_weights():
+    # Random draws, no arithmetic between them and the arrays: exact equality is the claim.
     a, b, c = MLP([5, 4, 2], seed=3), MLP([5, 4, 2], seed=3), MLP([5, 4, 2], seed=4)
     np.testing.assert_array_equal(a.weights[0], b.weights[0])
     assert not np.array_equal(a.weights[0], c.weights[0])

@@ -57,7 +57,7 @@ def test_random_stack_shapes_and_scale():
     stack = random_stack(400, 3, 5 / 3, seed=1)
     assert [W.shape for W in stack] == [(400, 400)] * 3
     np.testing.assert_allclose([W.std() for W in stack], (5 / 3) / 20, rtol=0.02)
-    # Same seed, same weights.
+    # Same seed, same weights (same draws and scaling, no matrix product: exact).
     assert all(np.array_equal(a, b) for a, b in zip(stack, random_stack(400, 3, 5 / 3, seed=1)))
 
 

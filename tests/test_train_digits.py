@@ -83,6 +83,8 @@ def test_train_mlp_equals_a_direct_fit_and_sklearn_log_loss(splits):
     net = MLP([64, 16, 10], output="softmax", seed=3)
     history = fit(net, splits.X_train, splits.y_train, splits.X_val, splits.y_val, epochs=4, batch_size=64,
                   lr=0.1, seed=3)
+    # train_mlp calls fit with these arguments: the same calls in the same process, so the
+    # claim is bit-for-bit equality (a tolerance would hide a changed argument).
     assert run.history.val_loss == history.val_loss
     assert run.chosen_epoch == history.best_epoch + 1
     probabilities = net.predict_proba(splits.X_test)
@@ -104,6 +106,8 @@ def test_mlp_classifier_restores_its_best_epoch(splits):
                           n_iter_no_change=100, tol=0.0)
     for _ in range(chosen):
         fresh.partial_fit(splits.X_train, splits.y_train, classes=np.arange(10))
+    # Both sides are scikit-learn's own partial_fit and predict, the same calls in the same
+    # process: exact equality is the claim (and accuracies are ratios of counts).
     assert val == fresh.score(splits.X_val, splits.y_val)
     assert test == fresh.score(splits.X_test, splits.y_test)
 
@@ -322,7 +326,7 @@ def test_boosting_is_deterministic_so_one_fit_is_enough(splits):
         probabilities = [HistGradientBoostingClassifier(max_iter=3, early_stopping=False, random_state=seed)
                          .fit(splits.X_train, splits.y_train).predict_proba(splits.X_test) for seed in (0, 7)]
         result = fit_hist_gradient_boosting(splits, max_iter=3)
-    assert np.array_equal(*probabilities)
+    assert np.array_equal(*probabilities)  # same calls, one thread: only the seed differs, so exact
     assert result.test_accuracy[0] == np.mean(probabilities[0].argmax(axis=1) == splits.y_test)
 
 
