@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import inspect
 import math
+from fractions import Fraction
 from types import SimpleNamespace
 
 import numpy as np
@@ -140,12 +141,81 @@ def l4() -> dict:
     return {}
 
 
+def _times(n) -> str:
+    """A whole ratio as prose says it: "twice", "three times"."""
+    n = int(n)
+    return "twice" if n == 2 else f"{_word(n)} times"
+
+
+def _fraction_words(f: Fraction) -> str:
+    """A simple fraction in words: "two thirds", "a third", "a quarter"."""
+    names = {2: "half", 3: "third", 4: "quarter"}
+    if f.denominator not in names or f.numerator >= f.denominator:
+        raise ValueError(f"no words for {f}")
+    if f.numerator == 1:
+        return "a " + names[f.denominator]
+    return f"{_word(f.numerator)} {names[f.denominator]}s"
+
+
 def l5() -> dict:
     d, heads, head_dim, inner = 1024, 16, 128, 3072  # Qwen3-0.6B's published configuration
+    # The classic block, at the Transformer base's published width and heads (the
+    # coefficients do not depend on them): FFN d -> 4d -> d and four (d, d) projections.
+    base_d, base_heads = 512, 8
+    ffn = mlp_ref.ffn_params(base_d, bias=False)
+    attn = mlp_ref.attention_params(base_d, base_heads)
+    ffn_coeff = Fraction(ffn, base_d**2)                                               # 8 (d²)
+    attn_coeff = Fraction(attn, base_d**2)                                             # 4 (d²)
+    ffn_bias = Fraction(mlp_ref.ffn_params(base_d, bias=True) - ffn, base_d)           # 5 (d)
+    attn_bias = Fraction(mlp_ref.attention_params(base_d, base_heads, bias=True) - attn, base_d)  # 4 (d)
+    wide = 4 * base_d                                                                  # h = 4d
+    gated_coeff = Fraction(mlp_ref.gated_ffn_params(base_d, wide), base_d * wide)      # 3 (d h)
+    gated_wide = Fraction(mlp_ref.gated_ffn_params(base_d, wide), base_d**2)           # 12 (d²) at h = 4d
+    h_coeff = ffn_coeff / gated_coeff                                                  # 8/3 (d)
+    share = ffn_coeff / (ffn_coeff + attn_coeff)                                       # 2/3
+    # GPT-2 small, as the page's table (mlp_ref.gpt2_small) counts it.
+    gpt2 = mlp_ref.gpt2_small()
+    g_d, g_ff, g_heads = 768, 3072, 12                                                 # its published configuration
+    g_ffn = mlp_ref.ffn_params(g_d, g_ff, bias=True)                                   # one block, as the page's block
+    g_block = g_ffn + mlp_ref.attention_params(g_d, g_heads, bias=True) + 2 * 2 * g_d  # + two LayerNorms (scale, shift)
+    g_embed = gpt2["token embedding (tied with output)"].count
+    assert gpt2["FFN 768 -> 3072 -> 768 with biases"].count < gpt2.total / 2          # "less than half of the model"
+    # Doubling both sides of W2 in [784, 128, 64, 10] (the page's doubling table).
+    w2_growth = (mlp_ref.layer_table([784, 256, 128, 10])[1].weights
+                 // mlp_ref.layer_table([784, 128, 64, 10])[1].weights)
+    llama_h = mlp_ref.swiglu_hidden(4096)
+    assert llama_h == 11_008                                                           # LLaMA-7B's published inner width
+    ds_layers, ds_dense = 61, 3                                                        # DeepSeek-V3's published configuration
+    ex1 = mlp_ref.layer_table([2, 3, 1])                                               # exercise 1
+    ex2 = max(mlp_ref.layer_table([784, 512, 256, 10]), key=lambda row: row.total)     # exercise 2
+    q1 = mlp_ref.layer_table([100, 50])[0]                                             # check yourself 1
     return {
         "qwen_q_width": _number(heads * head_dim / d),                       # "2d wide"
         "qwen_inner_coeff": _number(inner / d),                              # "h = 3072 = 3d"
         "qwen_ffn_coeff": _number(mlp_ref.gated_ffn_params(d, inner) / d**2),  # "spends 9d²"
+        "qwen_q_dim": str(heads * head_dim),                                 # "n_q h_d = 2048" (math: no comma)
+        "ffn_coeff": _number(ffn_coeff),                                     # "8d²"
+        "attn_coeff": _number(attn_coeff),                                   # "4d²"
+        "ffn_bias_coeff": _number(ffn_bias),                                 # "+ 5d"
+        "attn_bias_coeff": _number(attn_bias),                               # "4d biases"
+        "ffn_over_attn": _times(ffn_coeff / attn_coeff),                     # "twice as many weights"
+        "share_num": _number(share.numerator),                               # "= 2/3"
+        "share_den": _number(share.denominator),
+        "share_words": _fraction_words(share),                               # "two thirds"
+        "gated_coeff": _number(gated_coeff),                                 # "3dh"
+        "h_num": _number(h_coeff.numerator),                                 # "h = 8d/3"
+        "h_den": _number(h_coeff.denominator),
+        "gated_wide_coeff": _number(gated_wide),                             # "12d² at h = 4d"
+        "gpt2_ff_coeff": _number(Fraction(g_ff, g_d)),                       # "3072 = 4d"
+        "gpt2_block_ffn": _fraction_words(Fraction(g_ffn, g_block).limit_denominator(4)),   # "about two thirds"
+        "gpt2_embed": _fraction_words(Fraction(g_embed, gpt2.total).limit_denominator(4)),  # "close to a third"
+        "w2_growth": _word(w2_growth),                                       # "W2 four times larger"
+        "llama_h": format_count(llama_h),                                    # "11,008"
+        "ds_moe_layers": _number(ds_layers - ds_dense),                      # "the other 58"
+        "ex1_w1": _number(ex1[0].weights), "ex1_b1": _number(ex1[0].biases),
+        "ex1_w2": _number(ex1[1].weights), "ex1_b2": _number(ex1[1].biases),
+        "ex2_d_in": _number(ex2.d_in), "ex2_d_out": _number(ex2.d_out),     # "here 784 and 512"
+        "q1_biases": _number(q1.biases),                                     # "plus 50 biases"
     }
 
 
