@@ -134,7 +134,52 @@ def l2() -> dict:
 
 
 def l3() -> dict:
-    return {}
+    import ast
+    from pathlib import Path
+
+    # SYLLABUS's 2-2-1 network, its single example and its batch of four
+    net = mlp_ref.MLP.from_arrays([np.array([[0.1, 0.2], [0.3, 0.4]]), np.array([[0.5], [0.6]])],
+                                  [np.array([0.1, 0.1]), np.array([0.2])], activation="relu", output="sigmoid")
+    x = np.array([1.0, 2.0])
+    X = np.array([[1.0, 2.0], [0.5, 0.5], [-1.0, 0.3], [2.0, -1.5]])
+    _, cache = net.forward(X, keep_cache=True)
+    Z1 = cache.pre_activations[0]
+    barely = 0.1  # the page's "barely on": positive but below 0.1
+    barely_rows = [i + 1 for i, z in enumerate(Z1) if np.all(z > 0) and z.min() < barely]
+    dead_rows = [i + 1 for i, z in enumerate(Z1) if np.all(z <= 0)]
+    single_rows = [i + 1 for i, row in enumerate(X) if np.array_equal(row, x)]
+    assert len(barely_rows) == len(dead_rows) == len(single_rows) == 1
+    # SYLLABUS's softmax fixture: its logits, and the same logits shifted (check-yourself 5)
+    softmax_net = mlp_ref.MLP.from_arrays([np.array([[1.0, -1.0], [2.0, 1.0]]), np.array([[1.0, 0.0], [-1.0, 2.0]])],
+                                          [np.array([0.0, 1.0]), np.array([0.0, 0.0])],
+                                          activation="relu", output="softmax")
+    logits = softmax_net.logits(x[None, :])[0]
+    shift = 100
+    gap = logits[1] - logits[0]
+    # exercise 3: [784, 256, 10], softmax head, B = 64; check-yourself 1: (B, 784) into 128 units
+    _, ex3 = mlp_ref.MLP([784, 256, 10], output="softmax", seed=0).forward(np.zeros((64, 784)), keep_cache=True)
+    first = mlp_ref.MLP([784, 128], seed=0)
+    starter = Path(__file__).resolve().parent.parent / "docs" / "exercises" / "lesson03-forward-pass" / "forward.py"
+    to_write = [node.name for node in ast.parse(starter.read_text(encoding="utf-8")).body
+                if isinstance(node, ast.FunctionDef) and "NotImplementedError" in ast.unparse(node)]
+    shape = lambda s: ", ".join(map(str, s))  # noqa: E731
+    return {
+        "steps": _word(len(mlp_ref.trace(net, x[None, :])) - 1),   # "four lines", "four steps"
+        "barely_row": _number(barely_rows[0]),                        # "Row 3"
+        "dead_row": _number(dead_rows[0]),                            # "Row 4"
+        "single_row": _number(single_rows[0]),                        # "Row 1 is the single example"
+        "logits": ", ".join(_number(z) for z in logits),              # "(3, 4)"
+        "shifted_logits": ", ".join(_number(z + shift) for z in logits),  # "(103, 104)"
+        "logit_gap": _number(gap),                                    # "sigma(1)", "which is 1"
+        "logit_gap_word": _word(int(round(gap))),                     # "differ by one"
+        "ex3_X": shape(ex3.activations[0].shape),                     # "(64, 784)"
+        "ex3_hidden": shape(ex3.activations[1].shape),                # "(64, 256)"
+        "ex3_out": shape(ex3.activations[2].shape),                   # "(64, 10)"
+        "cy_W1": shape(first.weights[0].shape),                       # "(784, 128)"
+        "cy_b1": shape(first.biases[0].shape) + ",",                  # "(128,)"
+        "cy_width": _number(first.sizes[1]),                          # "(B, 128)"
+        "starter_functions": _word(len(to_write)),                    # "the three functions"
+    }
 
 
 def l4() -> dict:
