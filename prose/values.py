@@ -194,7 +194,7 @@ def _times(n) -> str:
 
 def _fraction_words(f: Fraction) -> str:
     """A simple fraction in words: "two thirds", "a third", "a quarter"."""
-    names = {2: "half", 3: "third", 4: "quarter"}
+    names = {2: "half", 3: "third", 4: "quarter", 5: "fifth", 6: "sixth"}
     if f.denominator not in names or f.numerator >= f.denominator:
         raise ValueError(f"no words for {f}")
     if f.numerator == 1:
@@ -267,9 +267,23 @@ def l5() -> dict:
 def l6() -> dict:
     factor, layers = 1.1, 100  # the quiz question's per-layer factor and depth
     growth = factor ** layers
+    depth = 50                 # the figure's and exercise 4's stack: 50 layers
+    small_grad = inspect.signature(mlp_ref.layer_statistics).parameters["small_grad"].default
+    relu_gain_sq = round(mlp_ref.kaiming_gain("relu") ** 2, 12)                         # He: gain √2
+    torch_default = Fraction(1, 3) / Fraction(relu_gain_sq).limit_denominator(10)        # 1/(3n) against 2/n
+    tanh_flat = next(z for z in range(1, 10) if 1 - math.tanh(z) ** 2 < small_grad)      # tanh' below the threshold
+    fan_in, fan_out = 300, 100  # exercise 1's tanh layer
     return {
         "growth": format_count(int(growth)),
         "growth_pow2": _number(math.floor(math.log2(growth))),  # "more than 2^13"
+        "steps": _number(depth - 1),                            # "over 49 layers": the factors from layer 1 to 50
+        "small_grad": _number(small_grad),                      # "derivative below 0.1"
+        "tanh_sat_sq": _number(1 - small_grad),                 # "|tanh z| > sqrt(0.9)"
+        "relu_gain_sq": _number(relu_gain_sq),                  # "a factor sqrt 2 in the gain is a factor 2"
+        "torch_share": _fraction_words(torch_default),          # "a sixth of He's"
+        "leaky_identity_gain": _number(mlp_ref.kaiming_gain("leaky_relu", 1.0)),  # "s = 1 ... it is 1"
+        "tanh_flat": _number(tanh_flat),                        # "beyond |z| ≈ 2"
+        "ex_fan_sum": _number(fan_in + fan_out),                # "sqrt(2/400)"
     }
 
 
