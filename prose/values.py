@@ -288,7 +288,33 @@ def l6() -> dict:
 
 
 def l7() -> dict:
-    return {}
+    def params(net) -> int:  # counted from the network's own arrays
+        return sum(W.size + b.size for W, b in zip(net.weights, net.biases))
+
+    def linear_in(count, n):  # (slope, intercept) of a count that is linear in n, read off n = 1, 2
+        slope = count(2) - count(1)
+        assert count(n) == slope * n + count(1) - slope
+        return slope, count(1) - slope
+
+    sin_net = lambda k: mlp_ref.relu_interpolant(np.sin, 0.0, np.pi, k)  # noqa: E731
+    sin_slope, sin_const = linear_in(lambda k: params(sin_net(k)), 7)      # 3k + 1
+    tent_slope, tent_const = linear_in(lambda L: params(mlp_ref.tent_network(L)), 7)  # 6L + 1
+    bound = lambda k: (np.pi / k) ** 2 / 8  # noqa: E731  the interpolation bound h²/8 for sin
+    trace_width, deep_L = 4, 5  # the worked trace's 1 -> 4 -> 1; the 'same parameters' example's L = 5
+    wide_units, rest = divmod(params(mlp_ref.tent_network(deep_L)) - sin_const, sin_slope)
+    assert rest == 0
+    return {
+        "sin_slope": _number(sin_slope),                       # "3k + 1 parameters"
+        "sin_const": _number(sin_const),
+        "tent_slope": _number(tent_slope),                     # "6L + 1 parameters"
+        "tent_slope_word": _word(tent_slope),                  # "grows by six parameters"
+        "tent_const": _number(tent_const),
+        "bound_ratio": _number(bound(8) / bound(16)),          # "doubling k divides the bound by 4"
+        "trace_knots": _number(sin_net(trace_width).weights[0].shape[1] + 1),  # "through 5 knots"
+        "wide_units": _number(wide_units),                     # "a 1 -> 10 -> 1 network, same parameters"
+        "tent_low": _number(mlp_ref.tent(0.0)),                # "rises from 0 to 1"
+        "tent_peak": _number(mlp_ref.tent(0.5)),
+    }
 
 
 def l8() -> dict:
