@@ -183,7 +183,20 @@ def l3() -> dict:
 
 
 def l4() -> dict:
-    return {}
+    z_points = np.array([-2.0, -1.0, 0.0, 1.0, 2.0])  # SYLLABUS fixture: the table's points
+    peak = {name: float(mlp_ref.get_activation(name)[1](np.array([0.0]))[0]) for name in ("sigmoid", "tanh")}
+    sig_peak = Fraction(peak["sigmoid"]).limit_denominator(100)                 # σ'(0) = 1/4
+    chain = 2 * 2  # tanh(z) = 2σ(2z) − 1: the outer factor 2 and the inner 2z
+    assert math.isclose(chain * peak["sigmoid"], peak["tanh"])                  # the bound is reached at z = 0
+    big = mlp_ref.softmax(np.array([[1000.0, -1000.0]]))[0]                     # the page's logits (1000, −1000)
+    return {
+        "n_points": _number(len(z_points)),                  # "z of shape (5,)"
+        "sig_peak_inv": _number(1 / sig_peak),               # "at most 4^-L", "σ'(0) = 1/4"
+        "tanh_peak": _number(peak["tanh"]),                  # "tanh's is 1 there"
+        "tanh_chain": _number(chain),                        # "2 · 2 σ'(2z) = 4 σ'(2z)"
+        "softmax_big": _tuple(big),                          # "softmax(1000, −1000) rounds to (1, 0)"
+        "softmax_loser": _number(big[1]),                    # "underflows to an exact 0"
+    }
 
 
 def _times(n) -> str:
