@@ -1,0 +1,107 @@
+"""The course's structure, read from the pages themselves: which page builds on which.
+
+Each lesson lists the earlier lessons it uses in its ``## Prerequisites`` section, each lab in
+its ``**Prerequisites.**`` paragraph, as links. That is the one place where the structure is
+typed. The home page's map and its "builds on" column are drawn from what this module reads
+there, so they cannot disagree with the pages (``tests/test_course_map.py``).
+
+A page's key is its number (``"1"`` … ``"8"``) or its lab letter (``"A"``, ``"B"``), read from
+its title (``# 3. The forward pass …``, ``# # Lab A: …`` in a lab's notebook).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+_LESSON_TITLE = re.compile(r"^# (?P<key>\d+)\. (?P<title>.+)$", re.MULTILINE)
+_LAB_TITLE = re.compile(r"^# # Lab (?P<key>[A-Z]): (?P<title>.+)$", re.MULTILINE)
+_SECTION = re.compile(r"^## Prerequisites\s*$(?P<body>.*?)(?=^## )", re.MULTILINE | re.DOTALL)
+_LAB_PARAGRAPH = re.compile(r"^# \*\*Prerequisites\.\*\*(?P<body>.*?)^#\s*$", re.MULTILINE | re.DOTALL)
+_LINK = re.compile(r"\]\((?P<target>[^)\s#]+)(?:#[^)]*)?\)")
+_PAGE_NAME = re.compile(r"(?P<name>\d\d-[a-z0-9-]+)(?:\.md|/)?$")
+
+
+@dataclass(frozen=True)
+class Page:
+    key: str          # "1" … "8", "A", "B"
+    title: str        # as the page's own heading says it
+    path: str         # relative to docs/, as a link from the home page
+    builds_on: tuple  # keys of the pages its Prerequisites link to, in course order
+
+
+def _order(key: str) -> tuple:
+    return (1, key) if key.isalpha() else (0, int(key))
+
+
+def pages(docs: Path = DOCS) -> list[Page]:
+    """Every lesson and lab, in course order, with the pages its Prerequisites link to."""
+    lessons = {}
+    raw = []
+    for path in sorted((docs / "lessons").glob("*.md")):
+        text = path.read_text(encoding="utf-8")
+        title = _LESSON_TITLE.search(text)
+        section = _SECTION.search(text)
+        if not title or not section:
+            raise ValueError(f"{path}: expected a '# N. Title' heading and a '## Prerequisites' section")
+        lessons[path.stem] = title["key"]
+        raw.append((title["key"], title["title"], f"lessons/{path.name}", section["body"], path))
+    for path in sorted((docs / "labs").glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        title = _LAB_TITLE.search(text)
+        paragraph = _LAB_PARAGRAPH.search(text)
+        if not title or not paragraph:
+            raise ValueError(f"{path}: expected a '# # Lab X: title' heading and a '**Prerequisites.**' paragraph")
+        raw.append((title["key"], title["title"], f"labs/{path.name}", paragraph["body"], path))
+    result = []
+    for key, title, link, body, path in raw:
+        keys = set()
+        for match in _LINK.finditer(body):
+            name = _PAGE_NAME.search(match["target"].rstrip("/").split("/")[-1] + "")
+            if not name or name["name"] not in lessons:
+                raise ValueError(f"{path}: Prerequisites link {match['target']!r} names no lesson")
+            keys.add(lessons[name["name"]])
+        result.append(Page(key, title, link, tuple(sorted(keys, key=_order))))
+    return sorted(result, key=lambda page: _order(page.key))
+
+
+def map_edges(course: list[Page]) -> list[tuple[str, str]]:
+    """Arrows of the course map: (a, b) when b builds on a, leaving out the links implied by
+    a longer path (the transitive reduction)."""
+    direct = {page.key: set(page.builds_on) for page in course}
+
+    def reachable(key, seen=None):
+        seen = set() if seen is None else seen
+        for earlier in direct[key]:
+            if earlier not in seen:
+                seen.add(earlier)
+                reachable(earlier, seen)
+        return seen
+
+    edges = []
+    for page in course:
+        for a in page.builds_on:
+            if not any(a in reachable(b) for b in page.builds_on if b != a):
+                edges.append((a, page.key))
+    return edges
+
+
+def depths(course: list[Page]) -> dict[str, int]:
+    """Length of the longest chain of prerequisites below each page (its column on the map)."""
+    direct = {page.key: page.builds_on for page in course}
+    memo: dict[str, int] = {}
+
+    def depth(key):
+        if key not in memo:
+            memo[key] = 1 + max((depth(k) for k in direct[key]), default=-1)
+        return memo[key]
+
+    return {page.key: depth(page.key) for page in course}
+
+
+def builds_on_text(page: Page) -> str:
+    """The home table's cell: ``1, 3, 4`` (labs as ``Lab A``), or a dash."""
+    return ", ".join(f"Lab {k}" if k.isalpha() else k for k in page.builds_on) or "—"

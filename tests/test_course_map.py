@@ -1,0 +1,114 @@
+"""The home page's course map and its "builds on" column say what the pages' Prerequisites say.
+
+Structure is typed once (DESIGN.md): each lesson's ``## Prerequisites`` section and each lab's
+``**Prerequisites.**`` paragraph link the lessons it uses. This test reads those links itself
+(a plain reading, independent of ``prose/structure.py`` which the home page draws with), runs
+the home page's build-time blocks as the build does, and compares: every page's row of the
+table must list exactly its prerequisites, and the map must draw exactly the arrows of those
+links that no longer path implies, with every prerequisite reachable along the arrows.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import re
+
+import pytest
+
+from tests import pagekit
+
+INDEX = pagekit.DOCS / "index.md"
+
+
+def _own_reading() -> dict[str, set[str]]:
+    """{page key: keys of the lessons its Prerequisites link to}, read straight from the files."""
+    result = {}
+    for path in sorted((pagekit.DOCS / "lessons").glob("*.md")):
+        text = path.read_text(encoding="utf-8")
+        key = re.search(r"^# (\d+)\. ", text, re.MULTILINE)[1]
+        body = text.split("## Prerequisites", 1)[1].split("\n## ", 1)[0]
+        result[key] = {str(int(n)) for n in re.findall(r"\]\((?:\.\./)*(?:lessons/)?(\d\d)-[^)]*\)", body)}
+    for path in sorted((pagekit.DOCS / "labs").glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        key = re.search(r"^# # Lab ([A-Z]):", text, re.MULTILINE)[1]
+        body = text.split("**Prerequisites.**", 1)[1].split("\n#\n", 1)[0]
+        result[key] = {str(int(n)) for n in re.findall(r"\]\((?:\.\./)*lessons/(\d\d)-[^)]*\)", body)}
+    return result
+
+
+def _built_home_page() -> tuple[str, dict]:
+    """index.md with each build-time block replaced by what it prints, and the namespace."""
+    text = INDEX.read_text(encoding="utf-8")
+    namespace = {"__name__": "__main__"}
+    pieces, last = [], 0
+    lines = text.splitlines(keepends=True)
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line))
+    old = os.getcwd()
+    os.chdir(pagekit.ROOT)
+    try:
+        for fence in pagekit.parse_fences(INDEX):
+            if not fence.runs_at_build:
+                continue
+            start = offsets[fence.lineno - 1]
+            end = offsets[fence.lineno + len(fence.code.splitlines()) + 1]
+            buffer = io.StringIO()
+            with contextlib.redirect_stdout(buffer):
+                exec(compile(fence.code, fence.where, "exec"), namespace)
+            pieces += [text[last:start], buffer.getvalue()]
+            last = end
+    finally:
+        os.chdir(old)
+    return "".join(pieces) + text[last:], namespace
+
+
+def _reduction(prereqs: dict[str, set[str]]) -> set[tuple[str, str]]:
+    def below(key):
+        seen, todo = set(), list(prereqs[key])
+        while todo:
+            k = todo.pop()
+            if k not in seen:
+                seen.add(k)
+                todo += prereqs[k]
+        return seen
+    return {(a, b) for b, direct in prereqs.items() for a in direct
+            if not any(a in below(c) for c in direct - {a})}
+
+
+@pytest.fixture(scope="module")
+def home():
+    return _built_home_page()
+
+
+def test_every_page_has_prerequisites_except_the_first():
+    prereqs = _own_reading()
+    assert set(prereqs) == {str(n) for n in range(1, 9)} | {"A", "B"}
+    assert prereqs["1"] == set()
+    assert all(prereqs[k] for k in prereqs if k != "1"), prereqs
+
+
+def test_table_builds_on_column_is_each_pages_prerequisites(home):
+    markdown, _ = home
+    prereqs = _own_reading()
+    rows = {}
+    for line in markdown.splitlines():
+        match = re.match(r"^\|\s*\[(?:Lab (?P<lab>[A-Z])|(?P<n>\d+))\.[^\]]*\]\([^)]*\)\s*\|[^|]*\|(?P<on>[^|]*)\|\s*$", line)
+        if match:
+            key = match["lab"] or match["n"]
+            cell = match["on"].strip()
+            rows[key] = set() if cell == "—" else {c.strip().removeprefix("Lab ") for c in cell.split(",")}
+    assert set(rows) == set(prereqs), "the table must have one row per lesson and lab"
+    wrong = {k: (rows[k], prereqs[k]) for k in prereqs if rows[k] != prereqs[k]}
+    assert not wrong, f"'builds on' (table, Prerequisites) disagree: {wrong}"
+
+
+def test_map_draws_the_prerequisites_without_implied_links(home):
+    _, namespace = home
+    prereqs = _own_reading()
+    drawn = set(namespace["EDGES"])
+    assert set(namespace["NODES"]) == set(prereqs), "the map must have one box per lesson and lab"
+    expected = _reduction(prereqs)
+    assert drawn == expected, f"map arrows missing {sorted(expected - drawn)}, extra {sorted(drawn - expected)}"
