@@ -14,11 +14,12 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 import urllib.request
 
 import pytest
 
-from tests import pagekit
+from tests import pagekit, timing
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -49,10 +50,12 @@ def built_site(tmp_path_factory, site_port):
     # A global MPLBACKEND=Agg would silently drop every notebook figure.
     env.pop("MPLBACKEND", None)
     env.setdefault("NO_MKDOCS_2_WARNING", "1")
+    start = time.perf_counter()
     result = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--clean", "-d", str(site)],
         cwd=pagekit.ROOT, env=env, capture_output=True, text=True, timeout=1800,
     )
+    timing.charge("site build", time.perf_counter() - start)
     if result.returncode != 0:
         pytest.fail(f"mkdocs build --strict failed (exit {result.returncode}):\n{result.stdout}\n{result.stderr[-20000:]}",
                     pytrace=False)
@@ -91,6 +94,7 @@ def reader_env(server, tmp_path_factory):
     home = pagekit.ROOT / ".cache" / "reader-env" / key
     python = home / "bin" / "python"
     stamp = home / ".complete"
+    start = time.perf_counter()
     if not stamp.is_file():
         for old in home.parent.glob("*"):  # environments of earlier pins or an earlier mlp_ref
             if old != home:
@@ -103,4 +107,5 @@ def reader_env(server, tmp_path_factory):
                 pytest.skip(f"no package index reachable ({readerkit.INDEX_ENV} unset): {reason}")
             pytest.fail(reason, pytrace=False)
         stamp.write_text(text, encoding="utf-8")
+    timing.charge("reader's environment", time.perf_counter() - start)
     return python

@@ -93,54 +93,86 @@ def page_urls(server) -> list[tuple[str, str]]:
     return urls
 
 
-def test_every_page_loads_cleanly(browser, server, built_site):
-    failures = {}
+MATH_STATS = """() => ({
+    sources: document.querySelectorAll('.arithmatex').length
+             + document.querySelectorAll('.jp-RenderedMarkdown').length,
+    typeset: document.querySelectorAll('mjx-container').length,
+    errors: document.querySelectorAll('mjx-merror').length,
+    raw: [...document.querySelectorAll('.arithmatex')].filter(e => !e.querySelector('mjx-container')).length,
+    // Notebook Markdown keeps $...$: any left in the text (outside code) was not typeset.
+    raw_notebook: [...document.querySelectorAll('.jp-RenderedMarkdown')].filter(e => {
+        const copy = e.cloneNode(true);
+        copy.querySelectorAll('code, pre, mjx-container').forEach(c => c.remove());
+        return /\\$[^$\\n]+\\$/.test(copy.textContent);
+    }).length,
+})"""
+
+IMAGES = """async () => {
+    const imgs = [...document.images];
+    await Promise.all(imgs.map(i => i.decode().catch(() => null)));
+    return imgs.map(i => ({src: i.src.slice(0, 80), ok: i.complete && i.naturalWidth > 0,
+                           alt: i.getAttribute('alt')}));
+}"""
+
+PHONE_LAYOUT = """() => ({
+    width: [document.documentElement.scrollWidth, document.documentElement.clientWidth],
+    // Display math once shrank to a 1 px SVG on phones (Material's min-content width).
+    shrunk: [...document.querySelectorAll('div.arithmatex mjx-container > svg')]
+        .filter(svg => svg.getClientRects().length > 0)  // hidden in a closed answer or tab: not shown
+        .filter(svg => svg.getBoundingClientRect().width < 10).length,
+})"""
+
+
+def observe(browser, server, evaluations: dict[str, str], **context_options) -> dict[str, dict]:
+    """Open every page once (MathJax finished) and run ``evaluations`` there: {source: results}.
+
+    Each page's results hold ``problems`` (console errors, failed or foreign requests) and one
+    entry per evaluation, so that the checks below share one visit per page and viewport.
+    """
+    observed = {}
     for source, url in page_urls(server):
-        visit = PageVisit(browser, url)
-        page = visit.page
-        page.wait_for_function("() => !window.MathJax || (MathJax.startup && MathJax.startup.promise)")
-        page.evaluate("() => window.MathJax && MathJax.startup.promise")
-        math = page.evaluate("""() => ({
-            sources: document.querySelectorAll('.arithmatex').length
-                     + document.querySelectorAll('.jp-RenderedMarkdown').length,
-            typeset: document.querySelectorAll('mjx-container').length,
-            errors: document.querySelectorAll('mjx-merror').length,
-            raw: [...document.querySelectorAll('.arithmatex')].filter(e => !e.querySelector('mjx-container')).length,
-            // Notebook Markdown keeps $...$: any left in the text (outside code) was not typeset.
-            raw_notebook: [...document.querySelectorAll('.jp-RenderedMarkdown')].filter(e => {
-                const copy = e.cloneNode(true);
-                copy.querySelectorAll('code, pre, mjx-container').forEach(c => c.remove());
-                return /\\$[^$\\n]+\\$/.test(copy.textContent);
-            }).length,
-        })""")
-        if math["raw"] or math["errors"] or math["raw_notebook"]:
-            visit.problems.append(f"math not typeset: {math}")
-        images = page.evaluate("""async () => {
-            const imgs = [...document.images];
-            await Promise.all(imgs.map(i => i.decode().catch(() => null)));
-            return imgs.map(i => ({src: i.src.slice(0, 80), ok: i.complete && i.naturalWidth > 0,
-                                   alt: i.getAttribute('alt')}));
-        }""")
-        for image in images:
-            if not image["ok"]:
-                visit.problems.append(f"image did not load: {image['src']}")
-            if not image["alt"]:
-                visit.problems.append(f"image without alt text: {image['src']}")
-        if visit.problems:
-            failures[source] = visit.problems
+        visit = PageVisit(browser, url, **context_options)
+        visit.page.wait_for_function("() => !window.MathJax || (MathJax.startup && MathJax.startup.promise)")
+        visit.page.evaluate("() => window.MathJax && MathJax.startup.promise")
+        observed[source] = {name: visit.page.evaluate(script) for name, script in evaluations.items()}
+        observed[source]["problems"] = list(visit.problems)
         visit.close()
-        STATS["pages checked in the browser"] += 1
+    return observed
+
+
+@pytest.fixture(scope="module")
+def desktop(browser, server):
+    observed = observe(browser, server, {"math": MATH_STATS, "images": IMAGES})
+    STATS["pages checked in the browser"] += len(observed)
+    return observed
+
+
+@pytest.fixture(scope="module")
+def phone(browser, server):
+    return observe(browser, server, {"layout": PHONE_LAYOUT},
+                   viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+
+
+def test_every_page_loads_cleanly(desktop):
+    failures = {}
+    for source, seen in desktop.items():
+        problems = list(seen["problems"])
+        math = seen["math"]
+        if math["raw"] or math["errors"] or math["raw_notebook"]:
+            problems.append(f"math not typeset: {math}")
+        for image in seen["images"]:
+            if not image["ok"]:
+                problems.append(f"image did not load: {image['src']}")
+            if not image["alt"]:
+                problems.append(f"image without alt text: {image['src']}")
+        if problems:
+            failures[source] = problems
     assert failures == {}, json.dumps(failures, indent=2)
 
 
-def test_lesson_pages_typeset_math(browser, server):
-    for source, url in page_urls(server):
-        if not source.startswith("lessons/"):
-            continue
-        visit = PageVisit(browser, url)
-        visit.page.evaluate("() => MathJax.startup.promise")
-        assert visit.page.locator("mjx-container").count() > 0, f"{source}: no typeset math"
-        visit.close()
+def test_lesson_pages_typeset_math(desktop):
+    lessons = {source: seen["math"]["typeset"] for source, seen in desktop.items() if source.startswith("lessons/")}
+    assert lessons and all(count > 0 for count in lessons.values()), f"typeset equations per lesson: {lessons}"
 
 
 def test_collapsible_answer_opens_on_click(browser, server):
@@ -183,19 +215,13 @@ def test_search_finds_a_word_only_lesson_one_has(browser, server, built_site):
     visit.close()
 
 
-def test_pages_fit_a_phone_screen(browser, server):
+def test_pages_fit_a_phone_screen(phone):
     failures = []
-    for source, url in page_urls(server):
-        visit = PageVisit(browser, url, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-        visit.page.evaluate("() => window.MathJax && MathJax.startup.promise")
-        width = visit.page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    for source, seen in phone.items():
+        width, shrunk = seen["layout"]["width"], seen["layout"]["shrunk"]
         if width[0] > width[1] + 1:
             failures.append(f"{source}: page is {width[0]}px wide on a {width[1]}px screen")
-        # Display math once shrank to a 1 px SVG on phones (Material's min-content width).
-        shrunk = visit.page.evaluate("""() => [...document.querySelectorAll('div.arithmatex mjx-container > svg')]
-            .filter(svg => svg.getClientRects().length > 0)  // hidden in a closed answer or tab: not shown
-            .filter(svg => svg.getBoundingClientRect().width < 10).length""")
         if shrunk:
             failures.append(f"{source}: {shrunk} display equations are shrunk to nothing on a phone")
-        visit.close()
+        failures += [f"{source} on a phone: {problem}" for problem in seen["problems"]]
     assert failures == []

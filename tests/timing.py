@@ -1,0 +1,78 @@
+"""pytest plugin: at the end of the run, the time each stage of ``make test`` took.
+
+Every test item's setup, call and teardown time is charged to its stage, chosen by where the
+item lives (:func:`stage_of`). The expensive shared fixtures — the strict site build and the
+reader's fresh environment — are charged to stages of their own with :func:`charge`: their
+time is taken out of the item whose setup happened to run them. A timing report, never a
+timed assertion: nothing fails for being slow.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+
+import pytest
+
+STAGES = ("unit tests", "page blocks", "exercises", "site build", "site checks", "browser",
+          "reader's environment", "reader's side")
+_seconds: dict[str, float] = defaultdict(float)
+_charged_during: dict[str, float] = defaultdict(float)  # nodeid -> fixture seconds charged in its setup
+_current: list[str] = [""]
+_start: list[float] = [0.0]
+
+
+def stage_of(nodeid: str) -> str:
+    """The stage of a test item, from its node id (``path::name``)."""
+    path = nodeid.split("::", 1)[0]
+    if path.startswith("docs/"):
+        return "page blocks"
+    name = path.rsplit("/", 1)[-1]
+    if name == "test_exercises.py":
+        return "exercises"
+    if name == "test_browser.py":
+        return "browser"
+    if name in ("test_site_build.py", "test_reader_blocks.py"):
+        return "site checks"
+    if name.startswith("test_reader_"):
+        return "reader's side"
+    return "unit tests"
+
+
+def charge(stage: str, seconds: float) -> None:
+    """Charge a shared fixture's ``seconds`` to ``stage`` instead of the item that set it up."""
+    if stage not in STAGES:
+        raise ValueError(f"unknown stage {stage!r}; expected one of {STAGES}")
+    _seconds[stage] += seconds
+    _charged_during[_current[0]] += seconds
+
+
+def pytest_sessionstart(session):
+    _start[0] = time.perf_counter()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item):
+    _current[0] = item.nodeid
+    try:
+        return (yield)
+    finally:
+        _current[0] = ""
+
+
+def pytest_runtest_logreport(report):
+    seconds = report.duration
+    if report.when == "setup":
+        seconds -= _charged_during.pop(report.nodeid, 0.0)
+    _seconds[stage_of(report.nodeid)] += max(seconds, 0.0)
+
+
+@pytest.hookimpl(trylast=True)  # the last section of the report
+def pytest_terminal_summary(terminalreporter):
+    if not _seconds:
+        return
+    terminalreporter.section("time by stage")
+    for stage in STAGES:
+        if stage in _seconds:
+            terminalreporter.write_line(f"{stage:>28}: {_seconds[stage]:6.1f} s")
+    terminalreporter.write_line(f"{'whole run':>28}: {time.perf_counter() - _start[0]:6.1f} s")
