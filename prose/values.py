@@ -331,7 +331,16 @@ def l7() -> dict:
 
 
 def l8() -> dict:
-    return {}
+    five = l5()  # the counts lesson 5 derives, said again on this page
+    d, d_ff = 512, 2048  # the original Transformer's published d and d_ff
+    return {
+        "ffn_coeff": five["ffn_coeff"],              # "8d²"
+        "attn_coeff": five["attn_coeff"],            # "4d²"
+        "gated_coeff": five["gated_coeff"],          # "3dh"
+        "h_num": five["h_num"],                      # "h ≈ 8d/3"
+        "h_den": five["h_den"],
+        "base_ff_coeff": _number(Fraction(d_ff, d)),  # "d_ff = 2048 = 4d"
+    }
 
 
 def lab_a() -> dict:
