@@ -352,7 +352,9 @@ def qwen3_0_6b() -> Breakdown:
     return _breakdown("Qwen3-0.6B", [
         ("token embedding (tied with output)", embedding_params(151_936, d, tied=True)),
         ("attention (q, k, v, o; GQA 16/8)", layers * attention_params(d, 16, 8, hd)),
-        ("q/k RMSNorm (per head)", layers * 2 * hd),
+        # one hd-wide scale for the queries and one for the keys in each layer, applied to every
+        # head (Qwen3's q_norm and k_norm): 2 hd per layer, not (16 + 8) hd
+        (f"q/k RMSNorm (a {hd}-wide scale for q and one for k per layer, shared by all heads)", layers * 2 * hd),
         ("FFN (SwiGLU 1024 -> 3072)", layers * gated_ffn_params(d, 3072)),
         ("RMSNorms (2 per layer + final)", (2 * layers + 1) * d),
     ], leaves_out="nothing with parameters")

@@ -83,6 +83,14 @@ def test_moe_count_with_biases_is_the_count_of_the_arrays_moe_ffn_takes():
     assert moe_params(d, h, n_routed=1, top_k=1).per_expert == sum(a.size for a in gated[0])
 
 
+def test_qwen3_qk_norm_is_one_scale_for_queries_and_one_for_keys_per_layer():
+    """Qwen3's q_norm and k_norm have weight shape (head_dim,) each, applied to every head:
+    2 * 128 per layer, not one per head (16 + 8 heads), and the row's label says so."""
+    (label, count), = [(r.component, r.count) for r in qwen3_0_6b().rows if r.component.startswith("q/k RMSNorm")]
+    assert count == 28 * 2 * 128 != 28 * (16 + 8) * 128
+    assert "shared by all heads" in label and "per head" not in label
+
+
 def test_gpt2_small_matches_published_count():
     # The released GPT-2 small checkpoint has 124,439,808 parameters.
     b = gpt2_small()
