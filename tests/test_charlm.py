@@ -163,6 +163,18 @@ def test_kaiming_init_scale():
     assert np.all(model.params["b2"] == 0)
 
 
+def test_kaiming_init_is_naive_with_exactly_the_changes_lab_b_names():
+    """Lab B says what "kaiming" changes: W2 x 0.01, b2 = 0, W1 x (5/3)/sqrt(fan-in), b1 x 0.01.
+    A change the page does not name (or one it names that is gone) fails here."""
+    naive = init_char_mlp(CharMLPConfig(27, 3, 10, 64, init="naive"), 4)
+    fixed = init_char_mlp(CharMLPConfig(27, 3, 10, 64, init="kaiming"), 4)
+    factors = {"C": 1.0, "W1": (5 / 3) / math.sqrt(30), "b1": 0.01, "W2": 0.01, "b2": 0.0}
+    assert set(fixed.params) == set(factors)
+    for name, factor in factors.items():
+        # one multiplication of the same draws: equal to rounding of that product
+        np.testing.assert_allclose(fixed.params[name], factor * naive.params[name], rtol=1e-15, atol=0, err_msg=name)
+
+
 def test_batch_norm_training_output_ignores_scale_of_w1():
     rng = np.random.default_rng(1)
     model = init_char_mlp(CharMLPConfig(27, 3, 4, 8, batch_norm=True, eps=1e-12), 0)
