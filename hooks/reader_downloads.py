@@ -206,8 +206,8 @@ def box_lines(kind: str, downloads: ReaderDownloads, notebook_link: str | None =
             "are plain assignments in the first code cell: change them and run all cells.",
         ]
         if lab_seconds is not None:
-            lines[-1] += (f" Building this page, which runs every cell with the page's settings, took "
-                          f"{lab_seconds:.0f} s on the build machine.")
+            lines[-1] += (f" Running every cell with the page's settings took {lab_seconds:.0f} s on the "
+                          "machine that made this page.")
     elif kind == "exercise":
         lines += [
             "",
@@ -288,6 +288,8 @@ def on_page_content(html: str, page, config, files) -> str:
     if not _is_lab(page):
         return html
     seconds = time.perf_counter() - _state["lab_start"].pop(page.file.src_uri)
+    # With hooks/notebook_cache.py, the time of the run that executed it (perhaps an earlier build).
+    seconds = getattr(page, "notebook_seconds", seconds)
     notebook = "../" + PurePosixPath(page.file.src_uri).with_suffix(".ipynb").name
 
     def box(match: re.Match) -> str:
