@@ -54,7 +54,9 @@ FOOTNOTE = re.compile(r"\[\^[^\]]+\]")
 LIST_OR_HEADING = re.compile(r"^(?P<lead>\s*(?:>\s*)*)(?:#{1,6}\s+(?:Lab\s+[A-Z]\.\s*)?)?\d+[.)](?=\s)", re.MULTILINE)
 REFERENCE = re.compile(
     r"\b(?:lessons?|exercises?|questions?|sections?|labs?|parts?|chapters?)\s+"
-    r"(?:\d+(?:\.\d+)*|[A-Z])(?:\s*(?:,|and|or|to|–|-)\s*(?:\d+(?:\.\d+)*|[A-Z])\b)*", re.IGNORECASE)
+    # a lab's letter is a capital standing alone ("Lab A"), never the first letter of the next word
+    # ("labs\n\nEight lessons": under IGNORECASE a bare [A-Z] took the "E" and hid the number word)
+    r"(?:\d+(?:\.\d+)*|(?-i:[A-Z])\b)(?:\s*(?:,|and|or|to|–|-)\s*(?:\d+(?:\.\d+)*|(?-i:[A-Z]))\b)*", re.IGNORECASE)
 MATH = re.compile(r"\\\((?P<a>.*?)\\\)|\\\[(?P<b>.*?)\\\]|\$\$(?P<c>.*?)\$\$", re.DOTALL)
 SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 # A number: not inside a name (a letter, or a letter and a hyphen, right before it).
@@ -328,10 +330,10 @@ def test_scan_catches_a_typed_number(tmp_path):
     fake.write_text(
         "# 3. Title\n\n1. See lesson 4 and exercises 2 and 3; `x = 17` is code; W1 and GPT-2 are names.\n"
         "<!-- 99 is a comment --> It has {@ l5.qwen_ffn_coeff @} and \\(d^2 + 2d + 1\\), not \\(37d\\).\n"
-        "It was three seeds, twice.\n\n"
+        "It was three seeds, twice.\n\n## Lessons and labs\n\nEight lessons; see Lab B.\n\n"
         '```python exec="on"\nx = 41\nprint(figure_html(fig, alt=f"{x:.1f} and 43", caption="7 bars"))\n```\n',
         encoding="utf-8")
-    assert [n.text for n in page_numbers(fake)] == ["37", "three", "twice", "43", "7"]
+    assert [n.text for n in page_numbers(fake)] == ["37", "three", "twice", "Eight", "43", "7"]
 
 
 if __name__ == "__main__":  # list the undeclared numbers of the pages named, or of all pages
