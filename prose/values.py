@@ -53,8 +53,45 @@ def _word(n: int) -> str:
     return WORDS[n] if 0 <= n < len(WORDS) else format_count(n)
 
 
+#: Words read per minute: the average silent-reading rate of adults for English non-fiction in
+#: M. Brysbaert, "How many words do we read per minute? A review and meta-analysis of reading
+#: rate", Journal of Memory and Language 109, 104047 (2019). An input, said once, from here.
+READING_WPM = 238
+
+
+def _reading_words(text: str) -> int:
+    """The words of a page's Markdown that a reader reads as text: outside code fences and HTML
+    comments, each ``{@ ... @}`` counted as one word."""
+    import re
+
+    text = re.sub(r"<!--.*?-->", " ", text, flags=re.DOTALL)
+    text = re.sub(r"\{@.*?@\}", "N", text, flags=re.DOTALL)
+    words, fence = 0, None
+    for line in text.split("\n"):
+        opening = re.match(r"\s*(`{3,}|~{3,})", line)
+        if fence is None and opening:
+            fence = opening[1]
+        elif fence is not None:
+            if line.strip().startswith(fence):
+                fence = None
+        else:
+            words += len(line.split())
+    return words
+
+
 def home() -> dict:
-    return {}
+    from pathlib import Path
+
+    lessons = sorted((Path(__file__).resolve().parent.parent / "docs" / "lessons").glob("*.md"))
+    labs = sorted((Path(__file__).resolve().parent.parent / "docs" / "labs").glob("*.py"))
+    minutes = [_reading_words(p.read_text(encoding="utf-8")) / READING_WPM for p in lessons]
+    return {
+        "lessons": _word(len(lessons)),                        # "Eight lessons"
+        "labs": _word(len(labs)),                              # "then two labs"
+        "reading_wpm": _number(READING_WPM),                   # "at 238 words a minute"
+        "reading_min": _number(math.floor(min(minutes))),      # "each 5 to 16 minutes of reading"
+        "reading_max": _number(math.ceil(max(minutes))),
+    }
 
 
 def l1() -> dict:
