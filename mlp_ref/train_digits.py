@@ -47,6 +47,9 @@ from mlp_ref.validation import check_layer_sizes
 #: The largest gap (in accuracy, 0.02 = 2 points) between the mean test accuracies of
 #: mlp_ref and of MLPClassifier with the same configuration that the lab accepts.
 PARITY_TOLERANCE = 0.02
+#: Lab A says a run was "still improving" when its chosen (best validation) epoch lies within
+#: the last LATE_EPOCHS epochs of the budget.
+LATE_EPOCHS = 5
 MNIST_ENV = "MNIST_DIR"
 
 

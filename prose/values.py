@@ -30,7 +30,7 @@ import mlp_ref
 from mlp_ref.charlm_cli import LabSettings
 from mlp_ref.charlm_data import split_words
 from mlp_ref.tables import format_count, format_number
-from mlp_ref.train_digits import PARITY_TOLERANCE, DigitsSettings
+from mlp_ref.train_digits import LATE_EPOCHS, PARITY_TOLERANCE, DigitsSettings
 
 
 def _number(x) -> str:
@@ -381,8 +381,17 @@ def l8() -> dict:
 
 
 def lab_a() -> dict:
+    import dataclasses
+
+    from mlp_ref.data import Splits
+
     settings = DigitsSettings()
+    parts = [f.name for f in dataclasses.fields(Splits) if f.name.endswith("_idx")]  # train, val, test
     return {
+        "split_parts": _word(len(parts)),                 # "split three ways"
+        "split_calls": _times(len(parts) - 1),            # train_test_split "twice": k parts, k - 1 cuts
+        "late_epochs": _word(LATE_EPOCHS),                # "within the last five epochs"
+
         "parity_points": _number(100 * PARITY_TOLERANCE),  # "within 2 points"
         "mnist_val": format_count(settings.mnist_val),      # "(10,000)"
         "epochs": _number(settings.epochs),

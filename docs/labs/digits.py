@@ -26,7 +26,7 @@
 # <!-- before-you-start: lab -->
 #
 # Every number, table and figure below is computed when this page is built. The same
-# experiment runs from the command line, `python -m mlp_ref.train_digits --epochs 25 --seed 0`,
+# experiment runs from the command line, `python -m mlp_ref.train_digits --epochs {@ lab_a.epochs @} --seed {@ lab_a.seed @}`,
 # and prints the same tables (the command is printed by the second cell). Timings are
 # the exception: they are measured anew on every run and differ from run to run.
 #
@@ -65,7 +65,7 @@ from mlp_ref.experiments import confusion_matrix
 from mlp_ref.figures import PALETTE, show_figure
 from mlp_ref.tables import format_count, format_number, markdown_table
 from mlp_ref.train_digits import (
-    MNIST_ENV, PARITY_TOLERANCE, DigitsSettings, NotebookProgress,
+    LATE_EPOCHS, MNIST_ENV, PARITY_TOLERANCE, DigitsSettings, NotebookProgress,
     command_line, comparison_table, mnist_report, parity_table,
     parity_verdict, percent, run_lab, run_table, split_table, study_table)
 
@@ -90,7 +90,7 @@ print("   ", command_line(SETTINGS))
 # row of 64 numbers, so the data is a matrix $X$ of shape (1797, 64) with labels $y$ of
 # shape (1797,). Dividing by 16 puts every pixel in [0, 1].
 #
-# The rows are split three ways with a fixed seed:
+# The rows are split {@ lab_a.split_parts @} ways with a fixed seed:
 #
 # * **train** — the rows the gradient sees;
 # * **validation** — rows used to make choices: which epoch to keep, which size of
@@ -99,7 +99,7 @@ print("   ", command_line(SETTINGS))
 #
 # The split is *stratified*: every part keeps the class proportions of the whole, so
 # that no digit is rare in one part by bad luck. `digits_splits(seed)` does it (with
-# scikit-learn's `train_test_split`, twice) and checks the result; the cell below checks
+# scikit-learn's `train_test_split`, {@ lab_a.split_calls @}) and checks the result; the cell below checks
 # it again in plain Python, because a row in two parts leaks test data into training
 # with no other visible symptom.
 
@@ -145,10 +145,10 @@ display(Markdown(split_table(splits)))
 # $\Delta_2 = (\Delta_3 W_3^\top) \odot [Z_2 > 0]$, and so on down to $dW_1 = X^\top \Delta_1$.
 #
 # The weights start from He initialization, $W_l \sim \mathcal{N}(0, 2/d_{l-1})$, and the
-# biases at zero. Training is plain mini-batch SGD: batches of 64 rows in a new random
+# biases at zero. Training is plain mini-batch SGD: batches of {@ lab_a.batch_size @} rows in a new random
 # order every epoch, and $W \leftarrow W - {@ lab_a.lr @}\, dW$ after each batch. The training rows
-# do not divide evenly into batches of 64, so the last batch of each epoch is smaller;
-# its gradient is divided by its own size $B$, not by 64, so that it is still a mean.
+# do not divide evenly into batches of {@ lab_a.batch_size @}, so the last batch of each epoch is smaller;
+# its gradient is divided by its own size $B$, not by {@ lab_a.batch_size @}, so that it is still a mean.
 
 # %%
 sizes = list(SETTINGS.sizes)  # [64, 32, 16, 10]
@@ -287,17 +287,17 @@ show_figure(
 )
 
 # %%
-late = SETTINGS.epochs - 5
+late = SETTINGS.epochs - LATE_EPOCHS
 lab_epochs = np.array([run.chosen_epoch for run in report.lab_runs])
 print(f"chosen epochs of this size, {SETTINGS.n_seeds} seeds: "
       f"{sorted(lab_epochs.tolist())}")
 claim(lab_epochs.min() > late,
-      "for every seed, the chosen epoch lies within the last five epochs (validation loss still falling)")
+      f"for every seed, the chosen epoch lies within the last {LATE_EPOCHS} epochs (validation loss still falling)")
 
 # %% [markdown]
 # *Figure: training (solid, circles) and validation (dashed, squares) loss per epoch on a
 # log scale; the star marks the epoch whose weights were kept.* Both curves are still
-# falling at the end, and for every seed the chosen epoch lies within the last five
+# falling at the end, and for every seed the chosen epoch lies within the last {@ lab_a.late_epochs @}
 # epochs (the cell above checks it). So {@ lab_a.epochs @} epochs is a **budget**, not convergence: the
 # checkpoint protects against overfitting that has not happened yet here, and more
 # epochs would probably help this small network. What the curve does not show is how
@@ -424,7 +424,7 @@ claim(gap < 1e-9, "the two loops' parameters differ by rounding error only (less
 # protocol first, then compare. Here:
 #
 # * **budget**: every size gets the same {@ lab_a.epochs @} epochs of SGD, batch {@ lab_a.batch_size @}, learning rate {@ lab_a.lr @},
-#   and 5 seeds (initialization and batch order; the split is the same for all). Equal
+#   and {@ lab_a.seeds @} seeds (initialization and batch order; the split is the same for all). Equal
 #   epochs are not equal compute: a bigger network does more arithmetic per epoch, which
 #   the "time / epoch" column shows;
 # * **protocol**: each run keeps its best validation epoch; the size is chosen by mean
@@ -450,14 +450,14 @@ claim(by_params[-1].val_accuracy.mean() > by_params[0].val_accuracy.mean(),
       "the largest network's mean validation accuracy is above the smallest's")
 # ... and the two smallest were still improving at the end of the budget.
 claim(all(r.chosen_epochs.min() > late for r in by_params[:2]),
-      "the two smallest networks chose epochs within the last five for every seed (still improving)")
+      f"the two smallest networks chose epochs within the last {LATE_EPOCHS} for every seed (still improving)")
 
 # %% [markdown]
 # Under this budget the largest network reached the highest validation accuracy and was
 # chosen (the cell checks both). What that does **not** show:
 #
 # * that bigger is better in general — the two smallest networks chose epochs within the
-#   last five for every seed, so they were still improving when the budget ran out (as in
+#   last {@ lab_a.late_epochs @} for every seed, so they were still improving when the budget ran out (as in
 #   section 4), and a tuned learning rate per size could reorder the rows;
 # * that the differences are real beyond this split — the spreads are over seeds on *one*
 #   split of 1,797 images; a different split moves every number;
@@ -466,7 +466,7 @@ claim(all(r.chosen_epochs.min() > late for r in by_params[:2]),
 #
 # ## 7. Baselines on the same split
 #
-# A neural network's accuracy means little alone. Three scikit-learn models were fitted
+# A neural network's accuracy means little alone. These scikit-learn models were fitted
 # on the same training rows and evaluated on the same validation and test rows:
 #
 # * `LogisticRegression` — a linear model with a softmax, scikit-learn's defaults
@@ -576,7 +576,7 @@ display(Markdown(mnist_report(mnist_dir, SETTINGS, progress=False)))
 # ## Closing note
 #
 # The results of this page in one place (all computed above; `python -m
-# mlp_ref.train_digits --epochs 25 --seed 0` prints the same tables, with its own
+# mlp_ref.train_digits --epochs {@ lab_a.epochs @} --seed {@ lab_a.seed @}` prints the same tables, with its own
 # timings):
 
 # %%
@@ -590,7 +590,7 @@ print(f"this notebook's cells ran in "
 # %% [markdown]
 # ## Exercises
 #
-# 1. Train the lab's network for 100 epochs instead of 25
+# 1. Train the lab's network for 100 epochs instead of {@ lab_a.epochs @}
 #    (`python -m mlp_ref.train_digits --epochs 100 --seeds 3`, or `EPOCHS = 100` and
 #    `SEEDS = 3` in the first cell). Does the chosen epoch move
 #    away from the end? Does the test accuracy change by more than the spread over seeds?
@@ -604,21 +604,21 @@ print(f"this notebook's cells ran in "
 #
 # 2. The study chose the largest network. Give it a fair competitor: the same budget in
 #    *time* rather than epochs. Roughly how many epochs could [64, 32, 10] run in the time
-#    [64, 512, 256, 10] takes for 25?
+#    [64, 512, 256, 10] takes for {@ lab_a.epochs @}?
 #
 # <details><summary>Answer</summary>
-# Divide the two "time / epoch" entries and multiply by 25. Then run the small network
+# Divide the two "time / epoch" entries and multiply by {@ lab_a.epochs @}. Then run the small network
 # for that many epochs (<code>--epochs N --study 64,32,10</code>) and compare validation
 # accuracies. Timings vary from run to run, so round generously; the point is that
 # "equal epochs" favours the network that does more work per epoch.
 # </details>
 #
-# 3. Why does the lab divide the last batch's gradient by its own size rather than by 64?
+# 3. Why does the lab divide the last batch's gradient by its own size rather than by {@ lab_a.batch_size @}?
 #
 # <details><summary>Answer</summary>
 # The loss is a mean over the batch, so its gradient is a mean too. Dividing the sum of
-# the last batch's per-example gradients by 64 would shrink that step by the factor
-# (last batch size)/64, a silent change of learning rate for one batch in every epoch.
+# the last batch's per-example gradients by {@ lab_a.batch_size @} would shrink that step by the factor
+# (last batch size)/{@ lab_a.batch_size @}, a silent change of learning rate for one batch in every epoch.
 # </details>
 #
 # 4. Run section 8 on real MNIST. Which validation accuracy do you get, and is it fair to
@@ -638,8 +638,8 @@ print(f"this notebook's cells ran in "
 # Not necessarily. They start from different initializations: He-normal weights with zero
 # biases in <code>mlp_ref</code>, Glorot-uniform weights (a smaller scale for these layer
 # widths) and random biases in scikit-learn. After a few epochs each run still depends
-# mostly on where it started; after 25 they have both gone much further. The 2-point
-# agreement this page checks is a statement about the 25-epoch budget, not about every
+# mostly on where it started; after {@ lab_a.epochs @} they have both gone much further. The {@ lab_a.parity_points @}-point
+# agreement this page checks is a statement about the {@ lab_a.epochs @}-epoch budget, not about every
 # budget. To test the code itself, start both from the same weights: that is what the
 # one-step parity test in <code>tests/test_sklearn_parity.py</code> does.
 # </details>
