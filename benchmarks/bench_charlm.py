@@ -21,10 +21,10 @@ import sys
 
 import numpy as np
 
-from mlp_ref.charlm import CharMLPConfig
 # The timing routine lives in the package, so that Lab B's page (and a downloaded copy of its
 # notebook) runs the very same measurement.
-from mlp_ref.charlm_speed import median_step_times, numpy_runner, torch_runner
+from mlp_ref.charlm_speed import (STEP_BATCH, median_step_times, numpy_runner, speed_config, speed_windows,
+                                  torch_runner)
 
 STEPS = 200
 REPEATS = 9
@@ -37,15 +37,16 @@ def main() -> int:
     except ModuleNotFoundError:
         print("bench_charlm: skipped, torch is not installed (pip install torch to compare against PyTorch autograd)")
         return 0
-    rng = np.random.default_rng(0)
-    X, Y = rng.integers(0, 27, (256, 3)), rng.integers(0, 27, 256)
-    print(f"one training step, context 3, embedding 10, hidden 200, batch 32; median of {REPEATS} alternating "
+    X, Y = speed_windows(0)
+    c = speed_config()
+    print(f"one training step, context {c.context}, embedding {c.emb_dim}, hidden {c.hidden}, "
+          f"vocabulary {c.vocab_size}, batch {STEP_BATCH}; median of {REPEATS} alternating "
           f"runs of {STEPS} steps; one thread each; torch {torch.__version__}, numpy {np.__version__}")
     print(f"{'dtype':8} {'batch norm':10} {'numpy us':>9} {'torch us':>9} {'ratio':>6}")
     headline = None
     for dtype in ("float64", "float32"):
         for batch_norm in (False, True):
-            config = CharMLPConfig(27, 3, 10, 200, batch_norm=batch_norm, dtype=dtype)
+            config = speed_config(batch_norm=batch_norm, dtype=dtype)
             mine, theirs = median_step_times([numpy_runner(config, X, Y), torch_runner(torch, config, X, Y)],
                                               STEPS, REPEATS)
             ratio = mine / theirs

@@ -309,13 +309,17 @@ def train_step(model: CharMLP, X: np.ndarray, Y: np.ndarray, lr: float) -> float
     return loss
 
 
-def step_decay(step: int, base_lr: float, drops: tuple[int, ...] = (), factor: float = 0.1) -> float:
+#: The factor that multiplies the learning rate at each drop (Lab B: once, halfway): a tenfold drop.
+LR_DROP = 0.1
+
+
+def step_decay(step: int, base_lr: float, drops: tuple[int, ...] = (), factor: float = LR_DROP) -> float:
     """Learning rate ``base_lr * factor ** k`` where k is the number of ``drops`` at or before ``step``."""
     return base_lr * factor ** sum(step >= d for d in drops)
 
 
 def train(model: CharMLP, X: np.ndarray, Y: np.ndarray, *, steps: int, batch_size: int, seed,
-          base_lr: float = 0.1, drops: tuple[int, ...] | None = None, factor: float = 0.1,
+          base_lr: float = 0.1, drops: tuple[int, ...] | None = None, factor: float = LR_DROP,
           progress=None) -> np.ndarray:
     """Mini-batch SGD with a step-decay learning rate.
 

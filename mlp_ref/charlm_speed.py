@@ -21,10 +21,29 @@ from typing import Callable
 import numpy as np
 
 from mlp_ref.charlm import CharMLPConfig, init_char_mlp, train_step
+from mlp_ref.charlm_data import Vocabulary
 
 #: Windows per timed step; each runner cycles through the first 8 batches of its data.
 STEP_BATCH = 32
 _BATCHES = 8
+#: The timed model's sizes, fixed whatever the lab's settings: the vocabulary of the letters a-z
+#: and '.', context 3, embedding 10, hidden 200 (Lab B's page and ``benchmarks/bench_charlm.py``).
+SPEED_VOCAB = Vocabulary.letters().size
+SPEED_CONTEXT = 3
+SPEED_EMB = 10
+SPEED_HIDDEN = 200
+
+
+def speed_config(batch_norm: bool = False, dtype: str = "float64") -> CharMLPConfig:
+    """The configuration of the timed model."""
+    return CharMLPConfig(SPEED_VOCAB, SPEED_CONTEXT, SPEED_EMB, SPEED_HIDDEN, batch_norm=batch_norm, dtype=dtype)
+
+
+def speed_windows(seed=0) -> tuple[np.ndarray, np.ndarray]:
+    """Random windows for the timed model: X (N, SPEED_CONTEXT) and Y (N,), N = STEP_BATCH x the batches a runner cycles through."""
+    rng = np.random.default_rng(seed)
+    n = STEP_BATCH * _BATCHES
+    return rng.integers(0, SPEED_VOCAB, (n, SPEED_CONTEXT)), rng.integers(0, SPEED_VOCAB, n)
 
 Runner = Callable[[int], None]
 

@@ -403,11 +403,34 @@ def lab_a() -> dict:
     }
 
 
+def _fold(n) -> str:
+    """A whole factor as an adverb: "tenfold", "threefold"."""
+    return f"{_word(int(n))}fold"
+
+
 def lab_b() -> dict:
+    from mlp_ref import charlm_speed
+    from mlp_ref.charlm import LR_DROP
+    from mlp_ref.charlm_cli import VARIANTS
+
     settings = LabSettings()
     train, val = inspect.signature(split_words).parameters["fractions"].default
     test = 1 - train - val
+    long_factor = 5  # exercise 4's budget: five times the page's steps
     return {
+        "context": _number(settings.context),                        # X (B, 3), E (B, 3, 10)
+        "context_word": _word(settings.context),                     # "the last three letters"
+        "emb": _number(settings.emb_dim),                            # C in R^{V x 10}, "10-dimensional"
+        "fan_in": _number(settings.context * settings.emb_dim),      # x (B, 30), "a sum of 30 products"
+        "variants": _word(len(VARIANTS)),                            # "Four MLP variants"
+        "lr_drop": _fold(round(1 / LR_DROP)),                        # "drops tenfold halfway"
+        "speed_context": _number(charlm_speed.SPEED_CONTEXT),        # the speed timer's fixed sizes
+        "speed_emb": _number(charlm_speed.SPEED_EMB),
+        "speed_hidden": _number(charlm_speed.SPEED_HIDDEN),
+        "speed_batch": _number(charlm_speed.STEP_BATCH),
+        "speed_vocab": _number(charlm_speed.SPEED_VOCAB),            # "over 27 tokens"
+        "long_factor": _word(long_factor),                           # "a budget five times larger"
+        "long_steps": str(long_factor * settings.steps),             # "--steps 20000" (code: no comma)
         "seeds": _word(settings.n_seeds),                      # "three seeds"
         "other_windows": _number(settings.batch_size - 1),     # "31 other windows"
         "split_percent": " / ".join(_number(100 * f) for f in (train, val, test)),  # "80 / 10 / 10"

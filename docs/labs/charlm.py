@@ -12,7 +12,7 @@
 # # Lab B: a character-level language model
 #
 # **Why.** In this lab you build the language model of Bengio et al. (2003) at the scale
-# of single characters: it reads the last three letters of a name and predicts the next
+# of single characters: it reads the last {@ lab_b.context_word @} letters of a name and predicts the next
 # one. Every part — the embedding table, the tanh layer, batch normalization, the softmax
 # and the backward pass through all of them — is NumPy code in `mlp_ref.charlm`. After
 # the lab you can train it on any word list, judge it against a counting baseline, and
@@ -58,7 +58,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from IPython.display import Markdown, display
 
-from mlp_ref.charlm import (CharMLPConfig, cross_entropy, evaluate, forward, init_char_mlp)
+from mlp_ref.charlm import LR_DROP, cross_entropy, evaluate, forward, init_char_mlp
 from mlp_ref.charlm_cli import (LabSettings, command_line, data_table, load_word_list, prepare_data,
                                 results_table, run_experiment, samples_line)
 from mlp_ref.charlm_data import window_rows
@@ -124,13 +124,13 @@ display(Markdown(markdown_table([f"context (previous {SETTINGS.context})", "→ 
 # %% [markdown]
 # ## 3. The model
 #
-# For a batch of B windows `X` of shape (B, 3) — integer indices — the model computes
+# For a batch of B windows `X` of shape (B, {@ lab_b.context @}) — integer indices — the model computes
 #
 # $$
 # \begin{aligned}
-# E &= C[X] &&(B, 3, 10) &\quad& C \in \mathbb{R}^{V \times 10}\\
-# x &= \operatorname{reshape}(E) &&(B, 30) && \text{concatenation of the three embeddings}\\
-# a &= x W_1 + b_1 &&(B, H) && W_1 \in \mathbb{R}^{30 \times H}\\
+# E &= C[X] &&(B, {@ lab_b.context @}, {@ lab_b.emb @}) &\quad& C \in \mathbb{R}^{V \times {@ lab_b.emb @}}\\
+# x &= \operatorname{reshape}(E) &&(B, {@ lab_b.fan_in @}) && \text{concatenation of the {@ lab_b.context_word @} embeddings}\\
+# a &= x W_1 + b_1 &&(B, H) && W_1 \in \mathbb{R}^{{@ lab_b.fan_in @} \times H}\\
 # h &= \tanh(a) &&(B, H)\\
 # z &= h W_2 + b_2 &&(B, V) && W_2 \in \mathbb{R}^{H \times V}\\
 # L &= \tfrac{1}{B} \textstyle\sum_i \bigl(\log \sum_j e^{z_{ij}} - z_{i, y_i}\bigr)
@@ -147,7 +147,7 @@ display(Markdown(markdown_table([f"context (previous {SETTINGS.context})", "→ 
 # $\beta$ takes over its job.
 #
 # The backward pass is written by hand. The one unusual step is the embedding table: the
-# gradient of $E$, shape (B, 3, 10), is *added* into the rows of $C$ that were looked up
+# gradient of $E$, shape (B, {@ lab_b.context @}, {@ lab_b.emb @}), is *added* into the rows of $C$ that were looked up
 # (`np.add.at`), so a letter that appears twice in a batch — or twice in one window —
 # receives both contributions. The tests check every parameter's gradient against finite
 # differences (relative error below 1e-6 in float64, with and without batch
@@ -198,11 +198,11 @@ claim(min(below.values()) > 0 and max(below.values()) < 20,
 # ### Saturated tanh units
 #
 # The hidden layer has the same problem one layer down. With $C$ and $W_1$ both standard
-# normal, each pre-activation is a sum of 30 products of unit-variance numbers: its
-# variance is 30 in expectation over the draw of the weights, and the tanh outputs pile
+# normal, each pre-activation is a sum of {@ lab_b.fan_in @} products of unit-variance numbers: its
+# variance is {@ lab_b.fan_in @} in expectation over the draw of the weights, and the tanh outputs pile
 # up at ±1, where the derivative $1 - h^2$ is nearly zero and almost no gradient passes.
 # Scaling $W_1$ by the Kaiming gain for tanh over the square root of the fan-in,
-# $\tfrac{5/3}{\sqrt{30}}$, brings the pre-activations back to a range where tanh still
+# $\tfrac{5/3}{\sqrt{{@ lab_b.fan_in @}}}$, brings the pre-activations back to a range where tanh still
 # has slope. The `"kaiming"` initialization also multiplies $b_1$ by 0.01: drawn from a
 # standard normal, the bias alone would add a spread of 1 to each pre-activation, comparable
 # to that of the scaled $x W_1$ (the table's last column). Batch normalization reaches the same end from the other side: it rescales
@@ -253,10 +253,10 @@ show_figure(
 #
 # ## 5. Training
 #
-# Four MLP variants, each trained from {@ lab_b.seeds @} seeds on the same split: naive
+# {@ lab_b.variants | capitalize @} MLP variants, each trained from {@ lab_b.seeds @} seeds on the same split: naive
 # initialization or the initialization fixes, each without and with batch normalization.
 # Every model takes the same number of SGD steps on batches of {@ lab_b.batch_size @} windows; the learning
-# rate drops tenfold halfway. The baseline is a bigram model: it counts
+# rate drops {@ lab_b.lr_drop @} halfway. The baseline is a bigram model: it counts
 # (previous letter, next letter) pairs in the training split, adds one to every count
 # (add-one smoothing) and predicts from the previous letter alone.
 
@@ -272,7 +272,7 @@ for result, color in zip(report.variants, COLORS):
     smooth = np.convolve(result.curves[0], np.ones(window) / window, mode="valid")
     ax.plot(np.arange(window, SETTINGS.steps + 1), smooth, color=color, label=result.label)
 ax.axhline(report.bigram_loss["val"], color="black", linestyle="--", linewidth=1, label="bigram, validation")
-ax.axvline(SETTINGS.steps // 2, color="gray", linestyle=":", linewidth=1, label="learning rate / 10")
+ax.axvline(SETTINGS.steps // 2, color="gray", linestyle=":", linewidth=1, label=f"learning rate / {1 / LR_DROP:.0f}")
 ax.set_yscale("log")
 ax.set_yticks([2, 2.5, 3, 4, 6, 10], labels=["2", "2.5", "3", "4", "6", "10"])
 ax.minorticks_off()
@@ -286,20 +286,20 @@ show_figure(
     alt=("Line chart of the smoothed training loss against SGD step, log scale, one line per model variant ("
          + ", ".join(result.label for result in report.variants)
          + "), with the bigram's validation loss as a dashed horizontal line and a dotted vertical line "
-         "where the learning rate drops tenfold. The naive-initialization curves start much higher."),
+         f"where the learning rate drops {1 / LR_DROP:.0f}-fold. The naive-initialization curves start much higher."),
     caption="Training loss of the first seed of each variant, against the bigram baseline's validation loss.",
 )
 
 # %% [markdown]
 # *Figure: the training loss of one seed of each variant (log scale), against the
 # bigram's validation loss (dashed). The naive-init curves start far higher and spend
-# their first steps undoing the initialization; the dotted line marks the tenfold drop of
+# their first steps undoing the initialization; the dotted line marks the {@ lab_b.lr_drop @} drop of
 # the learning rate.*
 #
 # ## 6. Results
 #
 # Losses are mean cross entropy per character in nats, evaluated with the running
-# batch-norm statistics; each MLP cell is the mean ± standard deviation over the three
+# batch-norm statistics; each MLP cell is the mean ± standard deviation over the {@ lab_b.seeds @}
 # seeds. The model is chosen by validation loss alone, and only the chosen model is
 # evaluated on the test split.
 
@@ -344,7 +344,7 @@ claim(bn_fixed.mean() > fixed.mean(),
 # (a budget of steps chosen to keep the page fast; longer training changes the gaps, and
 # exercise 4 asks you to measure how):
 #
-# * **The MLP beats the bigram** once it is initialized sensibly (every seed does): three
+# * **The MLP beats the bigram** once it is initialized sensibly (every seed does): {@ lab_b.context_word @}
 #   letters of context carry information that the previous letter alone does not. With the
 #   naive initialization and this budget of steps, it does not reliably beat it.
 # * **The initialization fixes matter most.** With the naive initialization the network
@@ -399,7 +399,7 @@ display(Markdown(markdown_table(["#", "sampled word", "in the training split?"],
 # %% [markdown]
 # ## 8. The character embeddings in 2-D
 #
-# Each row of $C$ places one character in a 10-dimensional space. To look at it, project
+# Each row of $C$ places one character in a {@ lab_b.emb @}-dimensional space. To look at it, project
 # the rows onto their first two principal components (computed with an SVD of the centred
 # table); the printed share of variance says how much of the picture the projection keeps.
 
@@ -437,8 +437,8 @@ show_figure(
 # ## 9. Speed
 #
 # A training step here is a few small matrix products and element-wise operations.
-# `mlp_ref.charlm_speed` times one step (context 3, embedding 10, hidden 200, batch 32,
-# float64, no batch norm, random windows over 27 tokens; fixed sizes, whatever the settings
+# `mlp_ref.charlm_speed` times one step (context {@ lab_b.speed_context @}, embedding {@ lab_b.speed_emb @}, hidden {@ lab_b.speed_hidden @}, batch {@ lab_b.speed_batch @},
+# float64, no batch norm, random windows over {@ lab_b.speed_vocab @} tokens; fixed sizes, whatever the settings
 # above) of this NumPy code against the same model in PyTorch with autograd on the CPU, in
 # alternating runs, one thread on each side (a second thread does not help at these sizes,
 # and idle threads spinning on a shared machine make the timings depend on the load). The
@@ -446,7 +446,7 @@ show_figure(
 # full benchmark with the same code. PyTorch is optional: without it, the cell says so.
 
 # %%
-from mlp_ref.charlm_speed import median_step_times, numpy_runner, torch_runner
+from mlp_ref.charlm_speed import median_step_times, numpy_runner, speed_config, speed_windows, torch_runner
 
 try:
     import torch
@@ -457,9 +457,8 @@ if torch is None:
     print("PyTorch is not installed in this environment: no speed ratio measured. "
           "To measure it, install PyTorch (CPU build: see pytorch.org) and run this cell again.")
 else:
-    rng = np.random.default_rng(0)
-    Xb, Yb = rng.integers(0, 27, (256, 3)), rng.integers(0, 27, 256)
-    config = CharMLPConfig(27, 3, 10, 200, batch_norm=False, dtype="float64")
+    Xb, Yb = speed_windows(0)  # random windows over the timed model's vocabulary
+    config = speed_config(batch_norm=False, dtype="float64")
     steps, repeats = 20, 15  # short alternating runs, so that a burst of load hits both sides
     mine, theirs = median_step_times([numpy_runner(config, Xb, Yb), torch_runner(torch, config, Xb, Yb)],
                                      steps, repeats)
@@ -514,17 +513,17 @@ print(f"this notebook's cells ran in {time.perf_counter() - page_start:.1f} s")
 # large <code>alpha</code> pulls every row of the table towards uniform.
 # </details>
 #
-# 4. Rerun the experiment with a budget five times larger:
-#    `python -m mlp_ref.charlm_cli --steps 20000 --seeds 2` (or `STEPS = 20000` and
+# 4. Rerun the experiment with a budget {@ lab_b.long_factor @} times larger:
+#    `python -m mlp_ref.charlm_cli --steps {@ lab_b.long_steps @} --seeds 2` (or `STEPS = {@ lab_b.long_steps @}` and
 #    `SEEDS = 2` in the first cell, where the cells of section 6 warn about every statement
-#    that no longer holds). Which of the four statements of section 6 still hold?
+#    that no longer holds). Which of the statements of section 6 still hold?
 #
 # <details><summary>Answer</summary>
 # Compare each gap with the spread across seeds before calling it real. One effect to
 # look for: batch normalization makes the loss independent of the scale of $W_1$, so the
 # gradient with respect to $W_1$ shrinks as $1/\lVert W_1 \rVert$ and a step changes the
 # direction of $W_1$ by a fraction that shrinks as $1/\lVert W_1 \rVert^2$. The naive
-# $W_1$ is larger than the Kaiming-scaled one by the factor $\sqrt{30}/(5/3)$, so with
+# $W_1$ is larger than the Kaiming-scaled one by the factor $\sqrt{{@ lab_b.fan_in @}}/(5/3)$, so with
 # batch normalization its direction moves more slowly for the same learning rate. Check
 # whether the naive network without batch normalization gains more from the longer budget
 # than its batch-normalized twin, and whether the gap between the two "init fixes" rows
