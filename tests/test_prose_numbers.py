@@ -280,8 +280,6 @@ def test_every_number_in_prose_is_computed_or_declared(page):
         + "\n  ".join(map(str, missing)))
 
 
-@pytest.mark.xfail(reason="typed numbers not yet reviewed: declared 'unreviewed:' in prose/inputs (issue 10)",
-                   strict=False)
 @pytest.mark.parametrize("page", PAGES, ids=IDS)
 def test_no_declaration_is_unreviewed(page):
     """An 'unreviewed:' entry lets a page's typed numbers pass until someone sorts them into
