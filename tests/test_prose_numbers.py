@@ -282,8 +282,8 @@ def test_every_number_in_prose_is_computed_or_declared(page):
 
 @pytest.mark.parametrize("page", PAGES, ids=IDS)
 def test_no_declaration_is_unreviewed(page):
-    """An 'unreviewed:' entry lets a page's typed numbers pass until someone sorts them into
-    inputs (with their source) and results (said through {@ ... @})."""
+    """No declaration is a placeholder: a source starting 'unreviewed:' (numbers not yet sorted
+    into inputs, with their source, and results, said through {@ ... @}) fails here."""
     pending = sorted({str(v) for v, source in declared(page).items() if source.startswith(UNREVIEWED)})
     assert not pending, f"{inputs_file(page).relative_to(ROOT)}: still unreviewed: {pending}"
 
