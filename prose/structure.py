@@ -41,21 +41,17 @@ def pages(docs: Path = DOCS) -> list[Page]:
     """Every lesson and lab, in course order, with the pages its Prerequisites link to."""
     lessons = {}
     raw = []
-    for path in sorted((docs / "lessons").glob("*.md")):
-        text = path.read_text(encoding="utf-8")
-        title = _LESSON_TITLE.search(text)
-        section = _SECTION.search(text)
-        if not title or not section:
-            raise ValueError(f"{path}: expected a '# N. Title' heading and a '## Prerequisites' section")
-        lessons[path.stem] = title["key"]
-        raw.append((title["key"], title["title"], f"lessons/{path.name}", section["body"], path))
-    for path in sorted((docs / "labs").glob("*.py")):
-        text = path.read_text(encoding="utf-8")
-        title = _LAB_TITLE.search(text)
-        paragraph = _LAB_PARAGRAPH.search(text)
-        if not title or not paragraph:
-            raise ValueError(f"{path}: expected a '# # Lab X: title' heading and a '**Prerequisites.**' paragraph")
-        raw.append((title["key"], title["title"], f"labs/{path.name}", paragraph["body"], path))
+    kinds = (("lessons", "*.md", _LESSON_TITLE, _SECTION, "a '# N. Title' heading and a '## Prerequisites' section"),
+             ("labs", "*.py", _LAB_TITLE, _LAB_PARAGRAPH, "a '# # Lab X: title' heading and a '**Prerequisites.**' paragraph"))
+    for folder, pattern, title_pattern, body_pattern, expected in kinds:
+        for path in sorted((docs / folder).glob(pattern)):
+            text = path.read_text(encoding="utf-8")
+            title, body = title_pattern.search(text), body_pattern.search(text)
+            if not title or not body:
+                raise ValueError(f"{path}: expected {expected}")
+            if folder == "lessons":
+                lessons[path.stem] = title["key"]
+            raw.append((title["key"], title["title"], f"{folder}/{path.name}", body["body"], path))
     result = []
     for key, title, link, body, path in raw:
         keys = set()
