@@ -22,20 +22,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+
+from mlp_ref import kernels
 from mlp_ref.initialization import kaiming_gain
 from mlp_ref.validation import ShapeError, as_generator
 
 INITS = ("naive", "scaled_output", "kaiming")
-
-
-def log_softmax(logits: np.ndarray) -> np.ndarray:
-    """Row-wise log-softmax of ``logits`` (B, V), stable for any finite logits.
-
-    Written out rather than with scipy's logsumexp, whose per-call overhead is larger than
-    the whole rest of a training step at this size.
-    """
-    shifted = logits - logits.max(axis=1, keepdims=True)
-    return shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
 
 
 @dataclass(frozen=True)
@@ -242,12 +234,7 @@ def cross_entropy(logits: np.ndarray, Y: np.ndarray) -> tuple[float, np.ndarray]
         raise TypeError(f"Y: expected integer token indices, received dtype {Y.dtype}")
     if Y.min() < 0 or Y.max() >= V:
         raise ValueError(f"Y: expected indices in [0, {V - 1}], received values from {Y.min()} to {Y.max()}")
-    log_probs = log_softmax(logits)
-    rows = np.arange(B)
-    loss = float(-np.mean(log_probs[rows, Y]))
-    dlogits = np.exp(log_probs)
-    dlogits[rows, Y] -= 1.0
-    return loss, dlogits / B
+    return kernels.cross_entropy(logits, Y)  # the MLP's softmax cross entropy
 
 
 def backward(model: CharMLP, cache: Cache, dlogits: np.ndarray) -> dict[str, np.ndarray]:
@@ -379,7 +366,7 @@ def sample_words(model: CharMLP, vocabulary, n: int, seed, max_length: int = 30)
         window, out = [0] * model.config.context, []
         while len(out) < max_length:
             logits, _ = forward(model, np.array([window]), training=False)
-            probs = np.exp(log_softmax(logits)[0])
+            probs = np.exp(kernels.log_softmax(logits)[0])
             index = int(rng.choice(len(probs), p=probs / probs.sum()))
             if index == 0:
                 break

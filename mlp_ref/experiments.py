@@ -126,7 +126,7 @@ def train_mlp(sizes, data: Splits, *, epochs: int, batch_size: int, lr: float, s
     net = MLP(list(sizes), activation="relu", output="softmax", init="he", seed=seed)
     start = time.perf_counter()
     history = fit(net, data.X_train, data.y_train, data.X_val, data.y_val, epochs=epochs,
-                  batch_size=batch_size, lr=lr, seed=seed, progress=progress)
+                  batch_size=batch_size, lr=lr, seed=seed, progress=progress, engine="fast")
     seconds = time.perf_counter() - start
     best = history.best_epoch
     logits = net.logits(data.X_test)                          # the one test evaluation, (n_test, d_L)

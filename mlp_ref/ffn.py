@@ -25,7 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mlp_ref.activations import _KERNELS, _check_activation_name
+from mlp_ref.activations import check_activation_name
+from mlp_ref.kernels import ACTIVATION_KERNELS
 from mlp_ref.validation import ShapeError, as_float_array
 
 __all__ = ["ffn", "gated_ffn", "route_top_k", "Routing", "moe_ffn"]
@@ -85,7 +86,7 @@ def ffn(X, W1, b1, W2, b2, activation: str = "relu") -> np.ndarray:
         If ``X`` is not 2-D or 3-D, or the widths of ``X``, ``W1``, ``b1``, ``W2``, ``b2``
         disagree; the message names the argument and both shapes.
     """
-    f = _KERNELS[_check_activation_name(activation)][0]
+    f = ACTIVATION_KERNELS[check_activation_name(activation)][0]
     X = _as_tokens(X)
     d = X.shape[-1]
     W1 = _matrix(W1, "W1", d)
@@ -118,7 +119,7 @@ def gated_ffn(X, W_gate, W_up, W_down, activation: str = "silu") -> np.ndarray:
     -------
     numpy.ndarray, shape (N, d_out) or (B, T, d_out)
     """
-    f = _KERNELS[_check_activation_name(activation)][0]
+    f = ACTIVATION_KERNELS[check_activation_name(activation)][0]
     X = _as_tokens(X)
     d = X.shape[-1]
     W_gate = _matrix(W_gate, "W_gate", d)

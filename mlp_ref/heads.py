@@ -32,9 +32,9 @@ from typing import Callable
 
 import numpy as np
 
-from mlp_ref.activations import _KERNELS
-from mlp_ref.network import MLP, Gradients
-from mlp_ref.validation import ShapeError, as_float_array
+from mlp_ref.kernels import ACTIVATION_KERNELS
+from mlp_ref.network import MLP, Gradients, check_mlp
+from mlp_ref.validation import ShapeError, as_float_array, check_choice
 
 __all__ = ["OUTPUT_HEADS", "OUTPUT_LOSSES", "head_loss", "head_loss_grad", "head_loss_and_grads"]
 
@@ -45,11 +45,11 @@ def _exp(z: np.ndarray) -> np.ndarray:
 
 #: head name -> (f, f'), unchecked kernels acting elementwise on logits of any shape.
 OUTPUT_HEADS: dict[str, tuple[Callable, Callable]] = {
-    "identity": _KERNELS["identity"],
-    "sigmoid": _KERNELS["sigmoid"],
-    "tanh": _KERNELS["tanh"],
-    "relu": _KERNELS["relu"],
-    "softplus": _KERNELS["softplus"],
+    "identity": ACTIVATION_KERNELS["identity"],
+    "sigmoid": ACTIVATION_KERNELS["sigmoid"],
+    "tanh": ACTIVATION_KERNELS["tanh"],
+    "relu": ACTIVATION_KERNELS["relu"],
+    "softplus": ACTIVATION_KERNELS["softplus"],
     "exp": (_exp, _exp),
 }
 
@@ -87,10 +87,8 @@ OUTPUT_LOSSES: dict[str, Callable] = {"mse": _mse, "bce": _bce, "poisson": _pois
 
 
 def _check_names(head, loss) -> None:
-    if not isinstance(head, str) or head not in OUTPUT_HEADS:
-        raise ValueError(f"head: unknown name {head!r}; valid names are {', '.join(OUTPUT_HEADS)}")
-    if not isinstance(loss, str) or loss not in OUTPUT_LOSSES:
-        raise ValueError(f"loss: unknown name {loss!r}; valid names are {', '.join(OUTPUT_LOSSES)}")
+    check_choice("head", head, list(OUTPUT_HEADS))
+    check_choice("loss", loss, list(OUTPUT_LOSSES))
 
 
 def _check_targets(z, y) -> tuple[np.ndarray, np.ndarray]:
@@ -177,13 +175,11 @@ def head_loss_and_grads(net: MLP, X, y, head: str, loss: str) -> tuple[float, Gr
     grads : Gradients
         One array per weight and bias, with its shape; usable with :func:`mlp_ref.sgd_step`.
     """
-    if not isinstance(net, MLP):
-        raise TypeError(f"net: expected an mlp_ref.MLP, received {type(net).__name__}")
-    if net.output != "identity":
+    if check_mlp(net).output != "identity":
         raise ValueError(f"net: expected output='identity' (the head is applied here), "
                          f"received output={net.output!r}")
     _check_names(head, loss)
     _, cache = net.forward(X, keep_cache=True)
     z, t = _check_targets(cache.pre_activations[-1], y)
     value, delta = _loss_and_delta(z, t, head, loss)
-    return value, net._backward(cache, delta)
+    return value, net.backward(cache, delta)

@@ -20,30 +20,18 @@ values of ``torch.nn.init.calculate_gain``.
 from __future__ import annotations
 
 import math
-import numbers
 from typing import Callable
 
 import numpy as np
 
-from mlp_ref.validation import as_generator, check_layer_sizes
+from mlp_ref.validation import as_generator, check_choice, check_dtype, check_layer_sizes, check_real
 
 __all__ = ["he_normal", "he_uniform", "xavier_normal", "xavier_uniform", "zeros",
            "kaiming_gain", "INITIALIZERS", "get_initializer"]
 
-_DTYPES = (np.float32, np.float64)
-
-
 def _check(d_in: int, d_out: int, dtype) -> tuple[int, int, type]:
     d_in, d_out = check_layer_sizes([d_in, d_out], name="(d_in, d_out)")
-    if np.dtype(dtype) not in [np.dtype(t) for t in _DTYPES]:
-        raise TypeError(f"dtype: expected numpy.float32 or numpy.float64, received {dtype!r}")
-    return d_in, d_out, np.dtype(dtype).type
-
-
-def _check_gain(gain) -> float:
-    if isinstance(gain, bool) or not isinstance(gain, numbers.Real) or not math.isfinite(gain) or gain <= 0:
-        raise ValueError(f"gain: expected a positive finite number, received {gain!r}")
-    return float(gain)
+    return d_in, d_out, check_dtype(dtype)
 
 
 def he_normal(d_in: int, d_out: int, seed, dtype=np.float64, gain: float = math.sqrt(2.0)) -> np.ndarray:
@@ -63,7 +51,7 @@ def he_normal(d_in: int, d_out: int, seed, dtype=np.float64, gain: float = math.
     numpy.ndarray, shape (d_in, d_out)
     """
     d_in, d_out, dtype = _check(d_in, d_out, dtype)
-    std = _check_gain(gain) / math.sqrt(d_in)
+    std = check_real("gain", gain, low=0) / math.sqrt(d_in)
     return (as_generator(seed).standard_normal((d_in, d_out)) * std).astype(dtype)
 
 
@@ -73,7 +61,7 @@ def he_uniform(d_in: int, d_out: int, seed, dtype=np.float64, gain: float = math
     Same variance ``gain^2 / d_in`` as :func:`he_normal`. Returns shape ``(d_in, d_out)``.
     """
     d_in, d_out, dtype = _check(d_in, d_out, dtype)
-    bound = _check_gain(gain) * math.sqrt(3.0 / d_in)
+    bound = check_real("gain", gain, low=0) * math.sqrt(3.0 / d_in)
     return as_generator(seed).uniform(-bound, bound, (d_in, d_out)).astype(dtype)
 
 
@@ -83,7 +71,7 @@ def xavier_normal(d_in: int, d_out: int, seed, dtype=np.float64, gain: float = 1
     Returns shape ``(d_in, d_out)``.
     """
     d_in, d_out, dtype = _check(d_in, d_out, dtype)
-    std = _check_gain(gain) * math.sqrt(2.0 / (d_in + d_out))
+    std = check_real("gain", gain, low=0) * math.sqrt(2.0 / (d_in + d_out))
     return (as_generator(seed).standard_normal((d_in, d_out)) * std).astype(dtype)
 
 
@@ -94,7 +82,7 @@ def xavier_uniform(d_in: int, d_out: int, seed, dtype=np.float64, gain: float = 
     ``sqrt(2)`` for a logistic activation.)
     """
     d_in, d_out, dtype = _check(d_in, d_out, dtype)
-    bound = _check_gain(gain) * math.sqrt(6.0 / (d_in + d_out))
+    bound = check_real("gain", gain, low=0) * math.sqrt(6.0 / (d_in + d_out))
     return as_generator(seed).uniform(-bound, bound, (d_in, d_out)).astype(dtype)
 
 
@@ -122,9 +110,7 @@ INITIALIZERS: dict[str, Callable[..., np.ndarray]] = {
 
 def get_initializer(name: str) -> Callable[..., np.ndarray]:
     """Return the initializer called ``name``; an unknown name lists the valid ones."""
-    if not isinstance(name, str) or name not in INITIALIZERS:
-        raise ValueError(f"init: unknown name {name!r}; valid names are {', '.join(sorted(INITIALIZERS))}")
-    return INITIALIZERS[name]
+    return INITIALIZERS[check_choice("init", name, sorted(INITIALIZERS))]
 
 
 _GAINS = {"linear": 1.0, "identity": 1.0, "sigmoid": 1.0, "tanh": 5.0 / 3.0,

@@ -14,17 +14,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mlp_ref.activations import _KERNELS, _check_activation_name, _softmax
+from mlp_ref.activations import check_activation_name
 from mlp_ref.initialization import get_initializer
-from mlp_ref.losses import _binary_cross_entropy, _check_weights, _cross_entropy, _mse
-from mlp_ref.validation import ShapeError, _where, as_float_array, as_generator, check_labels, check_layer_sizes
+from mlp_ref.kernels import ACTIVATION_KERNELS, MLP_OUTPUTS
+from mlp_ref.validation import (
+    ShapeError, as_float_array, as_generator, check_choice, check_dtype, check_labels, check_layer_sizes,
+    check_weights, float_dtype, layer_label,
+)
 
-__all__ = ["affine", "dense", "linear_to_torch", "linear_from_torch", "MLP", "ForwardCache", "Gradients"]
-
-
-def _float_dtype(value) -> type:
-    """float32 stays float32; everything else is computed in float64."""
-    return np.float32 if getattr(value, "dtype", None) == np.float32 else np.float64
+__all__ = ["affine", "dense", "linear_to_torch", "linear_from_torch", "MLP", "ForwardCache", "Gradients", "check_mlp"]
 
 
 def _check_layer_arrays(W, b, *, layer: int | None, dtype=np.float64,
@@ -34,7 +32,7 @@ def _check_layer_arrays(W, b, *, layer: int | None, dtype=np.float64,
     b = as_float_array(b, b_name, ndim=1, dtype=dtype, layer=layer)
     if b.shape[0] != W.shape[1]:
         raise ShapeError(
-            f"{_where(b_name, layer)}: expected shape ({W.shape[1]},) to match {w_name} of shape "
+            f"{layer_label(b_name, layer)}: expected shape ({W.shape[1]},) to match {w_name} of shape "
             f"{W.shape} (d_in, d_out), received {b_name} shape {b.shape}"
         )
     return W, b
@@ -64,12 +62,12 @@ def affine(X, W, b, *, layer: int | None = None) -> np.ndarray:
         If ``X`` or ``W`` is not 2-D, ``b`` not 1-D, or the widths disagree; the message
         names the layer and both shapes.
     """
-    dtype = _float_dtype(X)
+    dtype = float_dtype(X)
     X = as_float_array(X, "X", ndim=2, dtype=dtype, layer=layer)
     W, b = _check_layer_arrays(W, b, layer=layer, dtype=dtype)
     if X.shape[1] != W.shape[0]:
         raise ShapeError(
-            f"{_where('X', layer)}: expected width {W.shape[0]} to match W of shape {W.shape} "
+            f"{layer_label('X', layer)}: expected width {W.shape[0]} to match W of shape {W.shape} "
             f"(d_in, d_out), received X shape {X.shape} (width {X.shape[1]})"
         )
     return X @ W + b
@@ -92,7 +90,7 @@ def dense(X, W, b, activation: str = "relu", *, layer: int | None = None) -> np.
     -------
     numpy.ndarray, shape (B, d_out)
     """
-    f, _ = _KERNELS[_check_activation_name(activation)]
+    f, _ = ACTIVATION_KERNELS[check_activation_name(activation)]
     return f(affine(X, W, b, layer=layer))
 
 
@@ -111,7 +109,7 @@ def linear_to_torch(W, b) -> tuple[np.ndarray, np.ndarray]:
     bias : numpy.ndarray, shape (d_out,)
         A copy of ``b``.
     """
-    W, b = _check_layer_arrays(W, b, layer=None, dtype=_float_dtype(W))
+    W, b = _check_layer_arrays(W, b, layer=None, dtype=float_dtype(W))
     # ndarray.copy() is C-contiguous: a new (d_out, d_in) array, not a view of W.
     return W.T.copy(), b.copy()
 
@@ -132,7 +130,7 @@ def linear_from_torch(weight, bias) -> tuple[np.ndarray, np.ndarray]:
     b : numpy.ndarray, shape (d_out,)
         A copy of ``bias``.
     """
-    weight = as_float_array(weight, "weight", ndim=2, dtype=_float_dtype(weight))
+    weight = as_float_array(weight, "weight", ndim=2, dtype=float_dtype(weight))
     bias = as_float_array(bias, "bias", ndim=1, dtype=weight.dtype)
     if bias.shape[0] != weight.shape[0]:
         raise ShapeError(
@@ -144,8 +142,6 @@ def linear_from_torch(weight, bias) -> tuple[np.ndarray, np.ndarray]:
 
 # =========================================================================== the MLP
 
-_OUTPUTS = ("identity", "sigmoid", "softmax")
-_DTYPES = (np.float32, np.float64)
 
 
 @dataclass
@@ -188,19 +184,8 @@ class Gradients:
     biases: list[np.ndarray]
 
 
-def _check_dtype(dtype) -> type:
-    try:
-        ok = dtype is not None and np.dtype(dtype) in [np.dtype(t) for t in _DTYPES]
-    except TypeError:
-        ok = False
-    if not ok:
-        raise TypeError(f"dtype: expected numpy.float32 or numpy.float64, received {dtype!r}")
-    return np.dtype(dtype).type
-
-
 def _check_output(output, d_out: int) -> str:
-    if not isinstance(output, str) or output not in _OUTPUTS:
-        raise ValueError(f"output: unknown name {output!r}; valid names are {', '.join(_OUTPUTS)}")
+    check_choice("output", output, list(MLP_OUTPUTS))
     if output == "sigmoid" and d_out != 1:
         raise ValueError(f"output: 'sigmoid' needs one output unit (binary), received output width {d_out}; "
                          "use 'softmax' for several classes")
@@ -248,7 +233,7 @@ class MLP:
     def __init__(self, sizes, activation: str = "relu", output: str = "identity", init: str = "he",
                  seed=0, dtype=np.float64):
         sizes = check_layer_sizes(sizes)
-        dtype = _check_dtype(dtype)
+        dtype = check_dtype(dtype)
         initializer = get_initializer(init)
         rng = as_generator(seed)
         weights = [initializer(d_in, d_out, rng, dtype) for d_in, d_out in zip(sizes[:-1], sizes[1:])]
@@ -256,7 +241,7 @@ class MLP:
         self._set(weights, biases, activation, output)
 
     def _set(self, weights, biases, activation, output) -> None:
-        self.activation = _check_activation_name(activation)
+        self.activation = check_activation_name(activation)
         self.output = _check_output(output, weights[-1].shape[1])
         self.weights = weights
         self.biases = biases
@@ -291,7 +276,7 @@ class MLP:
                              f"received {len(weights)} weight and {len(biases)} bias arrays")
         if dtype is None:
             dtype = np.float32 if all(getattr(W, "dtype", None) == np.float32 for W in weights) else np.float64
-        dtype = _check_dtype(dtype)
+        dtype = check_dtype(dtype)
         checked_w, checked_b = [], []
         for index, (W, b) in enumerate(zip(weights, biases), start=1):
             W, b = _check_layer_arrays(W, b, layer=index, dtype=dtype)
@@ -373,15 +358,18 @@ class MLP:
 
     # ------------------------------------------------------------------ checks
 
-    def _check_X(self, X, name: str = "X") -> np.ndarray:
+    def check_X(self, X, name: str = "X") -> np.ndarray:
+        """Return ``X`` as a finite array (B, d_0) of the network's dtype, or raise (naming ``name``)."""
         X = as_float_array(X, name, ndim=2, dtype=self.dtype)
         if X.shape[1] != self.sizes[0]:
             raise ShapeError(f"{name} (layer 1): expected width {self.sizes[0]} to match W of shape "
                              f"{self.weights[0].shape} (d_in, d_out), received {name} shape {X.shape}")
         return X
 
-    def _check_target(self, y, n_rows: int, name: str = "y", rows_of: str = "X") -> np.ndarray:
-        """Targets for the output head: int (B,) for softmax, float (B, d_L) otherwise."""
+    def check_target(self, y, n_rows: int, name: str = "y", rows_of: str = "X") -> np.ndarray:
+        """Return targets for the output head, or raise: int labels (B,) in [0, d_L) for softmax,
+        floats (B, d_L) otherwise (in [0, 1] for sigmoid). ``rows_of`` names the array whose
+        ``n_rows`` rows they belong to, for the error message."""
         if self.output == "softmax":
             return check_labels(y, n_rows, self.sizes[-1], name=name, rows_of=rows_of)
         t = as_float_array(y, name, dtype=self.dtype)
@@ -399,13 +387,14 @@ class MLP:
 
     def _forward(self, X: np.ndarray) -> tuple[np.ndarray, ForwardCache]:
         """Unchecked forward pass; ``X`` is a finite (B, d_0) array of the network's dtype."""
-        f = _KERNELS[self.activation][0]
+        f = ACTIVATION_KERNELS[self.activation][0]
+        head = MLP_OUTPUTS[self.output][0]
         zs, activations = [], [X]
         a = X
         last = len(self.weights) - 1
         for l, (W, b) in enumerate(zip(self.weights, self.biases)):
             z = a @ W + b
-            a = _HEADS[self.output](z) if l == last else f(z)
+            a = head(z) if l == last else f(z)
             zs.append(z)
             activations.append(a)
         return a, ForwardCache(zs, activations)
@@ -428,12 +417,12 @@ class MLP:
         cache : ForwardCache
             Only when ``keep_cache=True``.
         """
-        out, cache = self._forward(self._check_X(X))
+        out, cache = self._forward(self.check_X(X))
         return (out, cache) if keep_cache else out
 
     def logits(self, X) -> np.ndarray:
         """The last pre-activation ``z_L`` (before the output head), shape (B, d_L)."""
-        return self._forward(self._check_X(X))[1].pre_activations[-1]
+        return self._forward(self.check_X(X))[1].pre_activations[-1]
 
     def predict_proba(self, X) -> np.ndarray:
         """Class probabilities: ``softmax`` (B, d_L) or ``sigmoid`` (B, 1) outputs.
@@ -449,14 +438,52 @@ class MLP:
     def predict(self, X) -> np.ndarray:
         """Predictions: class index (B,) for softmax, 0/1 (B,) for sigmoid (p > 0.5),
         the values (B, d_L) for identity."""
-        out = self.forward(X)
-        return _predict_from_output(out, self.output)
+        return self.predict_from_output(self.forward(X))
+
+    def predict_from_output(self, out: np.ndarray) -> np.ndarray:
+        """:meth:`predict` from outputs already computed by :meth:`forward`, shape (B, d_L)."""
+        if self.output == "softmax":
+            return out.argmax(axis=1)
+        if self.output == "sigmoid":
+            return (out[:, 0] > 0.5).astype(np.intp)
+        return out
 
     # ------------------------------------------------------------------ backward
 
-    def _backward(self, cache: ForwardCache, delta: np.ndarray) -> Gradients:
-        """Unchecked backward pass from ``delta = dLoss/dz_L`` of shape (B, d_L)."""
-        fprime = _KERNELS[self.activation][1]
+    def backward(self, cache: ForwardCache, delta) -> Gradients:
+        """The backward pass: gradients of every weight and bias from ``dLoss/dz_L``.
+
+        Going down from the last layer, with ``delta_L = delta``:
+
+            dW_l = a_{l-1}^T @ delta_l        (d_{l-1}, B) @ (B, d_l)
+            db_l = sum over rows of delta_l   (d_l,)
+            delta_{l-1} = (delta_l @ W_l^T) * f'(z_{l-1})
+
+        Parameters
+        ----------
+        cache : ForwardCache
+            From ``forward(X, keep_cache=True)`` on a batch of ``B`` rows, with the weights
+            as they are now.
+        delta : array_like, shape (B, d_L)
+            Gradient of the loss with respect to the logits ``z_L`` (the last
+            pre-activation), e.g. from :meth:`loss_and_delta`. It includes the loss's
+            ``1 / B``, so the gradients returned are those of the batch's mean loss.
+
+        Returns
+        -------
+        Gradients
+            ``weights[l]`` of shape ``(d_{l-1}, d_l)`` and ``biases[l]`` of shape ``(d_l,)``,
+            as ``self.weights`` and ``self.biases``.
+        """
+        if not isinstance(cache, ForwardCache):
+            raise TypeError(f"cache: expected a ForwardCache (forward(X, keep_cache=True)), "
+                            f"received {type(cache).__name__}")
+        logits = cache.pre_activations[-1]
+        delta = as_float_array(delta, "delta", ndim=2, dtype=self.dtype)
+        if delta.shape != logits.shape:
+            raise ShapeError(f"delta: expected shape {logits.shape} (the logits' shape, (B, d_L)), "
+                             f"received shape {delta.shape}")
+        fprime = ACTIVATION_KERNELS[self.activation][1]
         grad_w, grad_b = [None] * len(self.weights), [None] * len(self.weights)
         for l in range(len(self.weights) - 1, -1, -1):
             grad_w[l] = cache.activations[l].T @ delta        # (d_{l-1}, B) @ (B, d_l)
@@ -465,12 +492,31 @@ class MLP:
                 delta = (delta @ self.weights[l].T) * fprime(cache.pre_activations[l - 1])
         return Gradients(grad_w, grad_b)
 
-    def _loss_and_delta(self, logits: np.ndarray, target: np.ndarray, weights=None) -> tuple[float, np.ndarray]:
-        if self.output == "softmax":
-            return _cross_entropy(logits, target, weights)
-        if self.output == "sigmoid":
-            return _binary_cross_entropy(logits, target, weights)
-        return _mse(logits, target, weights)
+    def loss_and_delta(self, logits: np.ndarray, target: np.ndarray, weights=None) -> tuple[float, np.ndarray]:
+        """The loss of the output head and its gradient with respect to the logits.
+
+        Cross entropy for softmax, binary cross entropy for sigmoid, MSE for identity, each
+        computed from the logits (:mod:`mlp_ref.kernels`) and averaged over the batch.
+        Unchecked, for loops that checked their data once: pass the logits of
+        :meth:`forward`'s cache and targets from :meth:`check_target` (the checked way is
+        :meth:`loss_and_grads`, or the functions of :mod:`mlp_ref.losses`).
+
+        Parameters
+        ----------
+        logits : numpy.ndarray, shape (B, d_L)
+            ``cache.pre_activations[-1]``.
+        target : numpy.ndarray
+            Labels (B,) for softmax, (B, d_L) floats otherwise.
+        weights : numpy.ndarray, shape (B,), optional
+            Per-example weights (see :mod:`mlp_ref.losses`).
+
+        Returns
+        -------
+        loss : float
+        delta : numpy.ndarray, shape (B, d_L)
+            ``dLoss/dlogits``, the input of :meth:`backward`.
+        """
+        return MLP_OUTPUTS[self.output][1](logits, target, weights)
 
     def loss_and_grads(self, X, y, weights=None) -> tuple[float, Gradients]:
         """The loss on a batch and its gradient for every weight and bias.
@@ -494,20 +540,16 @@ class MLP:
         grads : Gradients
             ``grads.weights[l]`` has the shape of ``self.weights[l]``, likewise for biases.
         """
-        X = self._check_X(X)
-        target = self._check_target(y, X.shape[0])
-        weights = _check_weights(weights, X.shape[0], self.dtype)
+        X = self.check_X(X)
+        target = self.check_target(y, X.shape[0])
+        weights = check_weights(weights, X.shape[0], self.dtype)
         _, cache = self._forward(X)
-        loss, delta = self._loss_and_delta(cache.pre_activations[-1], target, weights)
-        return loss, self._backward(cache, delta)
+        loss, delta = self.loss_and_delta(cache.pre_activations[-1], target, weights)
+        return loss, self.backward(cache, delta)
 
 
-_HEADS = {"identity": _KERNELS["identity"][0], "sigmoid": _KERNELS["sigmoid"][0], "softmax": _softmax}
-
-
-def _predict_from_output(out: np.ndarray, output: str) -> np.ndarray:
-    if output == "softmax":
-        return out.argmax(axis=1)
-    if output == "sigmoid":
-        return (out[:, 0] > 0.5).astype(np.intp)
-    return out
+def check_mlp(net, name: str = "net") -> MLP:
+    """Return ``net`` if it is an :class:`MLP`, else raise TypeError naming ``name``."""
+    if not isinstance(net, MLP):
+        raise TypeError(f"{name}: expected an mlp_ref.MLP, received {type(net).__name__}")
+    return net

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mlp_ref.activations import _KERNELS, _check_activation_name
+from mlp_ref.activations import check_activation_name
+from mlp_ref.kernels import ACTIVATION_KERNELS
 from mlp_ref.initialization import he_normal
 from mlp_ref.validation import ShapeError, as_float_array, as_generator
 
@@ -82,7 +83,7 @@ def layer_statistics(X, weights, activation: str = "relu", biases=None, *,
     ShapeError
         If ``X`` is not 2-D or a layer's ``W`` or ``b`` does not fit; the message names the layer.
     """
-    f, fprime = _KERNELS[_check_activation_name(activation)]
+    f, fprime = ACTIVATION_KERNELS[check_activation_name(activation)]
     a = as_float_array(X, "X", ndim=2)
     weights = list(weights)
     if not weights:

@@ -7,6 +7,7 @@ right-looking answer by silent broadcasting, truncation or coercion.
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -16,7 +17,86 @@ class ShapeError(ValueError):
     """An array has the wrong number of dimensions or the wrong size along an axis."""
 
 
-def _where(name: str, layer: int | None) -> str:
+#: The floating dtypes the package computes in.
+FLOAT_DTYPES = (np.float32, np.float64)
+
+
+def float_dtype(value) -> type:
+    """The dtype to compute ``value`` in: float32 stays float32, everything else is float64."""
+    return np.float32 if getattr(value, "dtype", None) == np.float32 else np.float64
+
+
+def check_dtype(dtype, name: str = "dtype") -> type:
+    """Return ``dtype`` as ``numpy.float32`` or ``numpy.float64``, or raise TypeError."""
+    try:
+        ok = dtype is not None and np.dtype(dtype) in [np.dtype(t) for t in FLOAT_DTYPES]
+    except TypeError:
+        ok = False
+    if not ok:
+        raise TypeError(f"{name}: expected numpy.float32 or numpy.float64, received {dtype!r}")
+    return np.dtype(dtype).type
+
+
+def _integers(minimum: int | None, maximum: int | None) -> str:
+    if maximum is not None:
+        return f"an integer from {minimum} to {maximum}"
+    return {None: "an integer", 0: "a non-negative integer", 1: "a positive integer"}.get(
+        minimum, f"an integer >= {minimum}")
+
+
+def check_int(name: str, value, minimum: int | None = None, maximum: int | None = None,
+              *, note: str = "", error: type = ValueError) -> int:
+    """Return ``value`` as a Python int in ``[minimum, maximum]`` (either bound optional), or raise.
+
+    Booleans are rejected (``True`` is an ``int`` to Python, never a count here); NumPy
+    integers are accepted. The message names the argument, the expected range (``note``
+    is appended to it) and the value received, e.g.
+    ``epochs: expected a positive integer, received 0``.
+    """
+    if (isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral)
+            or (minimum is not None and value < minimum) or (maximum is not None and value > maximum)):
+        raise error(f"{name}: expected {_integers(minimum, maximum)}{note}, received {value!r}")
+    return int(value)
+
+
+def _reals(low, high, low_closed: bool, high_closed: bool) -> str:
+    if low is None and high is None:
+        return "a finite real number"
+    if high is None:
+        return "a positive finite number" if low == 0 and not low_closed else \
+            f"a finite number {'>=' if low_closed else '>'} {low}"
+    if low is None:
+        return f"a finite number {'<=' if high_closed else '<'} {high}"
+    return f"a number in {'[' if low_closed else '('}{low}, {high}{']' if high_closed else ')'}"
+
+
+def check_real(name: str, value, low: float | None = None, high: float | None = None, *,
+               low_closed: bool = False, high_closed: bool = False, error: type = ValueError) -> float:
+    """Return ``value`` as a finite Python float between ``low`` and ``high``, or raise.
+
+    The bounds are optional and open unless ``low_closed`` / ``high_closed``; booleans are
+    rejected. With ``low=0`` alone the message reads
+    ``lr: expected a positive finite number, received 0.0``.
+    """
+    ok = not isinstance(value, (bool, np.bool_)) and isinstance(value, numbers.Real) and math.isfinite(value)
+    if ok and low is not None:
+        ok = value >= low if low_closed else value > low
+    if ok and high is not None:
+        ok = value <= high if high_closed else value < high
+    if not ok:
+        raise error(f"{name}: expected {_reals(low, high, low_closed, high_closed)}, received {value!r}")
+    return float(value)
+
+
+def check_choice(name: str, value, choices) -> str:
+    """Return ``value`` if it is one of the names ``choices`` (in their order in the message)."""
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"{name}: unknown name {value!r}; valid names are {', '.join(choices)}")
+    return value
+
+
+def layer_label(name: str, layer: int | None) -> str:
+    """``name`` as error messages write it: ``"W (layer 2)"``, or ``"W"`` when there is no layer."""
     return f"{name} (layer {layer})" if layer is not None else name
 
 
@@ -44,7 +124,7 @@ def as_float_array(value, name: str, *, ndim: int | None = None, dtype=np.float6
     numpy.ndarray
         A float array with ``ndim`` dimensions and only finite values.
     """
-    where = _where(name, layer)
+    where = layer_label(name, layer)
     array = np.asarray(value)
     if array.dtype == bool or not (np.issubdtype(array.dtype, np.number)):
         raise TypeError(f"{where}: expected a numeric array, received dtype {array.dtype}")
@@ -69,11 +149,26 @@ def as_float_array(value, name: str, *, ndim: int | None = None, dtype=np.float6
     return array
 
 
+def check_weights(weights, n_rows: int, dtype=np.float64) -> np.ndarray | None:
+    """Per-example weights: ``None`` or a finite, non-negative ``(n_rows,)`` array, sum > 0."""
+    if weights is None:
+        return None
+    w = as_float_array(weights, "weights", ndim=1, dtype=dtype)
+    if w.shape[0] != n_rows:
+        raise ShapeError(f"weights: expected {n_rows} values (one per row), received shape {w.shape}")
+    if np.any(w < 0):
+        raise ValueError(f"weights: expected non-negative values, received minimum {w.min()}")
+    if not w.sum() > 0:
+        raise ValueError("weights: expected a positive total weight, received sum(weights) = 0 "
+                         "(a mask that keeps no row has no mean)")
+    return w
+
+
 def check_width(X: np.ndarray, expected: int, name: str = "X", *, layer: int | None = None) -> None:
     """Raise ShapeError unless the last axis of ``X`` has size ``expected``."""
     if X.shape[-1] != expected:
         raise ShapeError(
-            f"{_where(name, layer)}: expected width {expected} on the last axis, "
+            f"{layer_label(name, layer)}: expected width {expected} on the last axis, "
             f"received shape {X.shape} (width {X.shape[-1]})"
         )
 

@@ -223,7 +223,7 @@ claim(error < 1e-6, "the gradient check's largest relative error is below 1e-6")
 with threadpool_limits(limits=1):
     history = fit(net, splits.X_train, splits.y_train,
                   splits.X_val, splits.y_val, epochs=SETTINGS.epochs,
-                  batch_size=B, lr=SETTINGS.lr, seed=SETTINGS.seed)
+                  batch_size=B, lr=SETTINGS.lr, seed=SETTINGS.seed, engine="fast")
     chosen = history.best_epoch  # 0-based index of the restored epoch
     # the one use of the test split: predictions of shape (n_test,)
     test_predictions = net.predict(splits.X_test)
@@ -385,9 +385,11 @@ show_figure(
 #
 # ## 5. The training loop, in case you want to write it yourself
 #
-# `fit` is written for speed (it works on preallocated arrays), which makes it harder to
-# read. The loop below computes the same thing with the readable `loss_and_grads` and
-# plain updates, for 3 epochs from the same seed, and compares the weights with `fit`'s.
+# This lab calls `fit` with `engine="fast"`, which is written for speed (it works on
+# preallocated arrays) and is harder to read; `fit`'s default engine runs the lessons'
+# loop. The loop below computes the same thing with the readable `loss_and_grads` and
+# plain updates, for 3 epochs from the same seed, and compares the weights with the fast
+# engine's.
 
 # %%
 lr = SETTINGS.lr
@@ -404,7 +406,7 @@ for epoch in range(3):
             readable.biases[l] -= lr * grads.biases[l]
 fast = MLP(sizes, output="softmax", seed=SETTINGS.seed)
 short = fit(fast, splits.X_train, splits.y_train, splits.X_val,
-            splits.y_val, epochs=3, batch_size=B, lr=lr, seed=SETTINGS.seed)
+            splits.y_val, epochs=3, batch_size=B, lr=lr, seed=SETTINGS.seed, engine="fast")
 # the comparison needs fit to keep its last epoch's weights, as the loop above does:
 claim(short.best_epoch == 2, "fit's third epoch has the lowest validation loss of the three, so it keeps "
       "the last epoch's weights, as the readable loop does")
