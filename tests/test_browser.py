@@ -60,7 +60,8 @@ def browser():
 class PageVisit:
     """A page opened with every console error, failed request and foreign request recorded."""
 
-    def __init__(self, browser, url: str, **context_options):
+    def __init__(self, browser, url: str, background: bool = False, **context_options):
+        """Open ``url``; with ``background``, return once it starts loading (then call :meth:`settle`)."""
         self.context = browser.new_context(**context_options)
         self.page = self.context.new_page()
         self.problems: list[str] = []
@@ -69,7 +70,13 @@ class PageVisit:
         self.page.on("requestfailed", lambda r: self.problems.append(f"failed request: {r.url} ({r.failure})"))
         self.page.on("response", lambda r: r.status >= 400 and self.problems.append(f"HTTP {r.status}: {r.url}"))
         self.page.route("**/*", self._only_local)
-        self.page.goto(url, wait_until="load")
+        self.page.goto(url, wait_until="commit" if background else "load")
+        if not background:
+            self.settle()
+
+    def settle(self):
+        """Wait until the page has loaded and the network is idle (after a background start)."""
+        self.page.wait_for_load_state("load")
         self.page.wait_for_load_state("networkidle")
 
     def _only_local(self, route):
@@ -130,13 +137,20 @@ def observe(browser, server, evaluations: dict[str, str], **context_options) -> 
     entry per evaluation, so that the checks below share one visit per page and viewport.
     """
     observed = {}
-    for source, url in page_urls(server):
-        visit = PageVisit(browser, url, **context_options)
-        visit.page.wait_for_function("() => !window.MathJax || (MathJax.startup && MathJax.startup.promise)")
-        visit.page.evaluate("() => window.MathJax && MathJax.startup.promise")
-        observed[source] = {name: visit.page.evaluate(script) for name, script in evaluations.items()}
-        observed[source]["problems"] = list(visit.problems)
-        visit.close()
+    urls = page_urls(server)
+    # Pages load and typeset side by side, one per core: the next ones start loading in the
+    # browser while this process waits for the first.
+    step = max(1, os.cpu_count() or 1)
+    for first in range(0, len(urls), step):
+        visits = [(source, PageVisit(browser, url, background=True, **context_options))
+                  for source, url in urls[first:first + step]]
+        for source, visit in visits:
+            visit.settle()
+            visit.page.wait_for_function("() => !window.MathJax || (MathJax.startup && MathJax.startup.promise)")
+            visit.page.evaluate("() => window.MathJax && MathJax.startup.promise")
+            observed[source] = {name: visit.page.evaluate(script) for name, script in evaluations.items()}
+            observed[source]["problems"] = list(visit.problems)
+            visit.close()
     return observed
 
 

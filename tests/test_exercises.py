@@ -21,6 +21,7 @@ import re
 import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -33,9 +34,9 @@ EXERCISES = sorted((pagekit.DOCS / "exercises").glob("*/test_*.py"))
 INSTALL_HINT = "install mlp_ref: see 'Before you start' on the lesson page"
 
 
-def run_reader_tests(test_file, module_source, tmp_path, env=None) -> subprocess.CompletedProcess:
+def run_reader_tests(test_file, module_source, folder, env=None) -> subprocess.CompletedProcess:
+    """Run the reader's test file next to ``module_source`` in a new ``folder``, as the lesson says."""
     module_name = test_file.name.removeprefix("test_")
-    folder = tmp_path / "reader"
     folder.mkdir(parents=True)
     shutil.copy(test_file, folder / test_file.name)
     shutil.copy(module_source, folder / module_name)
@@ -61,21 +62,47 @@ def without_mlp_ref(tmp_path) -> dict[str, str]:
     return env
 
 
+def solution_of(test_file):
+    return test_file.parent / "solution" / test_file.name.removeprefix("test_")
+
+
+def starter_of(test_file):
+    return test_file.parent / test_file.name.removeprefix("test_")
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """Every exercise's three runs (solution, solution without mlp_ref, untouched starter).
+
+    They are independent processes, so they run side by side on every core; each test below
+    reads its own run. Returns {(exercise folder, kind): CompletedProcess}.
+    """
+    jobs = {}
+    for test_file in EXERCISES:
+        name = test_file.parent.name
+        folder = tmp_path_factory.mktemp(name)
+        for kind, source in (("solution", solution_of(test_file)), ("starter", starter_of(test_file))):
+            assert source.is_file(), f"no {kind} file at {source}"
+            jobs[name, kind] = (test_file, source, folder / kind, None)
+        jobs[name, "without mlp_ref"] = (test_file, solution_of(test_file), folder / "without",
+                                         without_mlp_ref(folder))
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        futures = {key: pool.submit(run_reader_tests, *job) for key, job in jobs.items()}
+        return {key: future.result() for key, future in futures.items()}
+
+
 @pytest.mark.parametrize("test_file", EXERCISES, ids=[p.parent.name for p in EXERCISES])
-def test_solution_passes(test_file, tmp_path):
-    solution = test_file.parent / "solution" / test_file.name.removeprefix("test_")
-    assert solution.is_file(), f"no reference solution at {solution}"
-    result = run_reader_tests(test_file, solution, tmp_path)
+def test_solution_passes(test_file, runs):
+    result = runs[test_file.parent.name, "solution"]
     assert result.returncode == 0, result.stdout + result.stderr
     # With mlp_ref installed (as here) nothing may be skipped: the comparisons really ran.
     assert "skipped" not in outcome_counts(result), result.stdout + result.stderr
 
 
 @pytest.mark.parametrize("test_file", EXERCISES, ids=[p.parent.name for p in EXERCISES])
-def test_solution_passes_without_mlp_ref(test_file, tmp_path):
-    solution = test_file.parent / "solution" / test_file.name.removeprefix("test_")
-    with_ref = outcome_counts(run_reader_tests(test_file, solution, tmp_path / "with"))
-    result = run_reader_tests(test_file, solution, tmp_path / "without", env=without_mlp_ref(tmp_path))
+def test_solution_passes_without_mlp_ref(test_file, runs):
+    with_ref = outcome_counts(runs[test_file.parent.name, "solution"])
+    result = runs[test_file.parent.name, "without mlp_ref"]
     output = result.stdout + result.stderr
     counts = outcome_counts(result)
     assert result.returncode == 0, f"{test_file.name} does not pass without mlp_ref:\n{output}"
@@ -89,9 +116,7 @@ def test_solution_passes_without_mlp_ref(test_file, tmp_path):
 
 
 @pytest.mark.parametrize("test_file", EXERCISES, ids=[p.parent.name for p in EXERCISES])
-def test_untouched_starter_fails(test_file, tmp_path):
-    starter = test_file.parent / test_file.name.removeprefix("test_")
-    assert starter.is_file(), f"no starter file at {starter}"
-    result = run_reader_tests(test_file, starter, tmp_path)
+def test_untouched_starter_fails(test_file, runs):
+    result = runs[test_file.parent.name, "starter"]
     # Exit code 1 means tests ran and failed; 2-5 would mean they could not even run.
     assert result.returncode == 1, result.stdout + result.stderr
