@@ -15,14 +15,13 @@ the output, so ``mlp_ref.trace`` can trace them.
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from mlp_ref.activations import relu
-from mlp_ref.validation import as_float_array, check_width
+from mlp_ref.validation import as_float_array, check_int, check_real, check_width
 
 
 @dataclass
@@ -61,18 +60,10 @@ class ReLUNetwork:
 
 
 def _check_interval(a, b) -> tuple[float, float]:
-    for name, v in (("a", a), ("b", b)):
-        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not np.isfinite(v):
-            raise ValueError(f"{name}: expected a finite real number, received {v!r}")
+    a, b = check_real("a", a), check_real("b", b)
     if not a < b:
         raise ValueError(f"a, b: expected a < b, received a = {a}, b = {b}")
-    return float(a), float(b)
-
-
-def _check_count(value, name: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise ValueError(f"{name}: expected an integer >= {minimum}, received {value!r}")
-    return int(value)
+    return a, b
 
 
 def _evaluate(f: Callable, x: np.ndarray, name: str = "f") -> np.ndarray:
@@ -113,7 +104,7 @@ def relu_interpolant(f: Callable[[np.ndarray], np.ndarray], a: float, b: float, 
         changes, ``b2 (1,)`` = ``y_0``.
     """
     a, b = _check_interval(a, b)
-    k = _check_count(k, "k", 1)
+    k = check_int("k", k, 1)
     knots = np.linspace(a, b, k + 1)
     y = _evaluate(f, knots)
     slopes = np.diff(y) / np.diff(knots)
@@ -142,7 +133,7 @@ def max_error(f: Callable[[np.ndarray], np.ndarray], net, a: float, b: float, n:
     float
     """
     a, b = _check_interval(a, b)
-    x = np.linspace(a, b, _check_count(n, "n", 2))
+    x = np.linspace(a, b, check_int("n", n, 2))
     return float(np.max(np.abs(_evaluate(f, x) - _evaluate(net, x, "net"))))
 
 
@@ -178,7 +169,7 @@ def sawtooth(x, L: int) -> np.ndarray:
         Piecewise linear with ``2^L`` pieces of slope ``+-2^L``.
     """
     y = as_float_array(x, "x", allow_empty=True)
-    for _ in range(_check_count(L, "L", 1)):
+    for _ in range(check_int("L", L, 1)):
         y = tent(y)
     return y
 
@@ -201,7 +192,7 @@ def tent_network(L: int) -> ReLUNetwork:
         L + 1 weight matrices: ``(1, 2)``, ``L - 1`` times ``(2, 2)``, then ``(2, 1)``;
         ``4 + 6 (L - 1) + 3 = 6 L + 1`` parameters.
     """
-    L = _check_count(L, "L", 1)
+    L = check_int("L", L, 1)
     split = np.array([0.0, -0.5])
     weights = [np.array([[1.0, 1.0]])] + [np.array([[2.0, 2.0], [-4.0, -4.0]]) for _ in range(L - 1)]
     weights.append(np.array([[2.0], [-4.0]]))
@@ -286,6 +277,6 @@ def count_linear_pieces(f, a: float = 0.0, b: float = 1.0, n: int = 2**14, *, rt
                              f"{f.weights[0].shape[0]} inputs and {f.weights[-1].shape[1]} outputs")
         pieces = _network_pieces(f, a, b)
         return _merge_slopes(np.array([slope for _, _, slope in pieces]), rtol)
-    x = np.linspace(a, b, _check_count(n, "n", 1) + 1)
+    x = np.linspace(a, b, check_int("n", n, 1) + 1)
     y = _evaluate(f, x)
     return _merge_slopes(np.diff(y) / np.diff(x), rtol)

@@ -25,7 +25,7 @@ import numpy as np
 
 from mlp_ref import kernels
 from mlp_ref.initialization import kaiming_gain
-from mlp_ref.validation import ShapeError, as_generator
+from mlp_ref.validation import ShapeError, as_generator, check_int, check_real
 
 INITS = ("naive", "scaled_output", "kaiming")
 
@@ -70,16 +70,11 @@ class CharMLPConfig:
     dtype: str = "float64"
 
     def __post_init__(self) -> None:
-        for name in ("vocab_size", "context", "emb_dim", "hidden"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-                raise ValueError(f"{name}: expected a positive integer, received {value!r}")
-        if self.vocab_size < 2:
-            raise ValueError(f"vocab_size: expected at least 2 tokens, received {self.vocab_size}")
-        if not 0 < self.momentum <= 1:
-            raise ValueError(f"momentum: expected a value in (0, 1], received {self.momentum}")
-        if not self.eps > 0:
-            raise ValueError(f"eps: expected a positive value, received {self.eps}")
+        for name in ("context", "emb_dim", "hidden"):
+            check_int(name, getattr(self, name), 1)
+        check_int("vocab_size", self.vocab_size, 2, note=" (tokens)")
+        check_real("momentum", self.momentum, 0, 1, high_closed=True)
+        check_real("eps", self.eps, low=0)
         if self.dtype not in ("float32", "float64"):
             raise ValueError(f"dtype: expected 'float32' or 'float64', received {self.dtype!r}")
         if self.init not in INITS:
@@ -333,8 +328,7 @@ def train(model: CharMLP, X: np.ndarray, Y: np.ndarray, *, steps: int, batch_siz
     X = check_windows(model, X)
     if Y.shape != (X.shape[0],):
         raise ShapeError(f"Y: expected shape ({X.shape[0]},) to match X, received shape {Y.shape}")
-    if steps < 1 or batch_size < 1:
-        raise ValueError(f"steps, batch_size: expected positive integers, received {steps}, {batch_size}")
+    steps, batch_size = check_int("steps", steps, 1), check_int("batch_size", batch_size, 1)
     drops = (steps // 2,) if drops is None else tuple(drops)
     batches = as_generator(seed).integers(0, X.shape[0], size=(steps, batch_size))
     losses = np.empty(steps)
@@ -396,9 +390,8 @@ def fit_bigram(X: np.ndarray, Y: np.ndarray, vocab_size: int, alpha: float = 1.0
     alpha : float
         Pseudo-count added to every pair (> 0 keeps every probability positive).
     """
-    if not alpha > 0:
-        raise ValueError(f"alpha: expected a positive pseudo-count, received {alpha}")
-    counts = np.full((vocab_size, vocab_size), float(alpha))
+    alpha = check_real("alpha", alpha, low=0, note=" (a pseudo-count)")
+    counts = np.full((vocab_size, vocab_size), alpha)
     np.add.at(counts, (X[:, -1], Y), 1.0)
     return Bigram(np.log(counts / counts.sum(axis=1, keepdims=True)), float(alpha))
 

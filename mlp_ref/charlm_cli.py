@@ -46,6 +46,7 @@ from mlp_ref.charlm_data import (
     unique_words,
 )
 from mlp_ref.tables import format_count, format_number, markdown_table
+from mlp_ref.validation import check_int, check_real
 
 #: The MLP variants of the results table: (label, init, batch_norm).
 VARIANTS = (
@@ -78,15 +79,10 @@ class LabSettings:
 
     def __post_init__(self) -> None:
         for name in ("steps", "n_seeds", "context", "emb_dim", "hidden", "batch_size", "n_samples"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name}: expected a positive integer, received {value!r}")
-        if not self.lr > 0:
-            raise ValueError(f"lr: expected a positive learning rate, received {self.lr}")
-        if not 0 < self.momentum <= 1:
-            raise ValueError(f"momentum: expected a value in (0, 1], received {self.momentum}")
-        if not self.alpha > 0:
-            raise ValueError(f"alpha: expected a positive pseudo-count, received {self.alpha}")
+            check_int(name, getattr(self, name), 1)
+        check_real("lr", self.lr, low=0)
+        check_real("momentum", self.momentum, 0, 1, high_closed=True)
+        check_real("alpha", self.alpha, low=0)
         if self.batch_size < 2:
             raise ValueError(f"batch_size: batch normalization needs at least 2 windows per batch, received {self.batch_size}")
 

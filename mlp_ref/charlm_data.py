@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mlp_ref.validation import as_generator
+from mlp_ref.validation import as_generator, check_int, check_real
 
 #: The start/end token; it always has index 0.
 END = "."
@@ -190,8 +190,8 @@ def split_words(words: list[str], seed, fractions: tuple[float, float] = (0.8, 0
     train, val, test : list of str
         Disjoint as positions of ``words``; each non-empty.
     """
-    train_frac, val_frac = fractions
-    if not (0 < train_frac and 0 < val_frac and train_frac + val_frac < 1):
+    train_frac, val_frac = (check_real(f"fractions[{i}]", f, 0, 1) for i, f in enumerate(fractions))
+    if not train_frac + val_frac < 1:
         raise ValueError(f"fractions: expected positive train and validation fractions summing below 1, received {fractions}")
     order = as_generator(seed).permutation(len(words))
     n_train = int(round(train_frac * len(words)))
@@ -219,8 +219,7 @@ def build_windows(words: list[str], vocabulary: Vocabulary, context: int) -> tup
     Y : numpy.ndarray of int, shape (N,)
         The index to predict; 0 after the last character. N = sum(len(w) + 1).
     """
-    if isinstance(context, bool) or not isinstance(context, (int, np.integer)) or context < 1:
-        raise ValueError(f"context: expected a positive integer, received {context!r}")
+    context = check_int("context", context, 1)
     check_words(words, vocabulary)
     xs, ys = [], []
     for word in words:

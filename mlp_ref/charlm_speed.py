@@ -22,6 +22,7 @@ import numpy as np
 
 from mlp_ref.charlm import CharMLPConfig, init_char_mlp, train_step
 from mlp_ref.charlm_data import Vocabulary
+from mlp_ref.validation import check_int
 
 #: Windows per timed step; each runner cycles through the first 8 batches of its data.
 STEP_BATCH = 32
@@ -134,9 +135,7 @@ def median_step_times(runners: list[Runner], steps: int, repeats: int) -> list[f
     list of float
         One median time per step, in seconds, per runner, in the order of ``runners``.
     """
-    for name, value in (("steps", steps), ("repeats", repeats)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ValueError(f"{name}: expected a positive integer, received {value!r}")
+    steps, repeats = check_int("steps", steps, 1), check_int("repeats", repeats, 1)
     from threadpoolctl import threadpool_limits
 
     try:

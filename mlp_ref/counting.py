@@ -8,11 +8,10 @@ such layers.
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 
 from mlp_ref.tables import format_count, format_number, markdown_table
-from mlp_ref.validation import check_layer_sizes
+from mlp_ref.validation import check_int, check_layer_sizes
 
 
 def count_params(sizes) -> int:
@@ -184,8 +183,7 @@ def memory_estimate(sizes, batch: int, dtype: str = "float32", optimizer: str = 
         The four parts in bytes, ``.total``, and ``.to_markdown()``.
     """
     sizes = check_layer_sizes(sizes)
-    if isinstance(batch, bool) or not isinstance(batch, numbers.Integral) or batch < 1:
-        raise ValueError(f"batch: expected a positive integer, received {batch!r}")
+    batch = check_int("batch", batch, 1)
     dtype = _check_choice(dtype, "dtype", BYTES_PER_ELEMENT)
     optimizer = _check_choice(optimizer, "optimizer", OPTIMIZER_STATE_COPIES)
     itemsize = BYTES_PER_ELEMENT[dtype]

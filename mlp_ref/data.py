@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mlp_ref.validation import ShapeError, as_generator
+from mlp_ref.validation import ShapeError, as_generator, check_int, check_real
 
 # --- digits -------------------------------------------------------------------------
 
@@ -72,15 +72,11 @@ def check_partition(train_idx, val_idx, test_idx, n: int) -> None:
                          f"exactly, received {union.size} rows")
 
 
-def _part_size(value, name: str, n: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ValueError(f"{name}: expected a fraction in (0, 1) or a row count, received {value!r}")
-    if isinstance(value, numbers.Integral):
-        count = int(value)
-    elif 0.0 < value < 1.0:
-        count = int(round(value * n))
-    else:
-        raise ValueError(f"{name}: expected a fraction strictly between 0 and 1, received {value}")
+def part_size(value, name: str, n: int) -> int:
+    """Rows of a part of ``n`` rows given as a count (an int >= 1) or a fraction in (0, 1)."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return check_int(name, value, 1, note=" (a row count)")
+    count = int(round(check_real(name, value, 0, 1, note=" (a fraction) or a row count") * n))
     if count < 1:
         raise ValueError(f"{name}: expected at least 1 row, received {value} ({count} rows of {n})")
     return count
@@ -116,7 +112,7 @@ def digits_splits(seed=0, val_size: float | int = 0.15, test_size: float | int =
     X = data.data.astype(np.float64) / 16.0
     y = data.target.astype(np.intp)
     n = y.size
-    n_test, n_val = _part_size(test_size, "test_size", n), _part_size(val_size, "val_size", n)
+    n_test, n_val = part_size(test_size, "test_size", n), part_size(val_size, "val_size", n)
     if n_test + n_val >= n:
         raise ValueError(f"val_size, test_size: expected fewer than {n} rows together so that "
                          f"training keeps some, received {n_val} + {n_test}")

@@ -21,7 +21,6 @@ and vary from run to run; nothing else here is random once the seeds are fixed.
 from __future__ import annotations
 
 import copy
-import numbers
 import os
 import time
 import warnings
@@ -30,11 +29,11 @@ from pathlib import Path
 
 import numpy as np
 
-from mlp_ref.data import Splits, _part_size, check_partition, load_mnist, load_mnist_npz
+from mlp_ref.data import Splits, check_partition, part_size, load_mnist, load_mnist_npz
 from mlp_ref.losses import cross_entropy
 from mlp_ref.network import MLP
 from mlp_ref.training import History, fit
-from mlp_ref.validation import as_generator, check_layer_sizes
+from mlp_ref.validation import as_generator, check_int, check_layer_sizes
 
 __all__ = ["RunResult", "SizeResult", "BaselineResult", "train_mlp", "width_depth_study",
            "choose_by_validation", "fit_mlp_classifier", "fit_logistic_regression",
@@ -91,12 +90,6 @@ class RunResult:
         return self.fit_seconds / self.epochs
 
 
-def _check_seed(seed, name: str = "seed") -> int:
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
-        raise ValueError(f"{name}: expected a non-negative integer, received {seed!r}")
-    return int(seed)
-
-
 def train_mlp(sizes, data: Splits, *, epochs: int, batch_size: int, lr: float, seed: int,
               progress: bool = False) -> RunResult:
     """Train ``MLP(sizes)`` (ReLU, softmax head, He initialization) and test it once.
@@ -122,7 +115,7 @@ def train_mlp(sizes, data: Splits, *, epochs: int, batch_size: int, lr: float, s
     RunResult
     """
     sizes = tuple(check_layer_sizes(sizes))
-    seed = _check_seed(seed)
+    seed = check_int("seed", seed, 0)
     net = MLP(list(sizes), activation="relu", output="softmax", init="he", seed=seed)
     start = time.perf_counter()
     history = fit(net, data.X_train, data.y_train, data.X_val, data.y_val, epochs=epochs,
@@ -178,7 +171,7 @@ class SizeResult:
 
 
 def _check_seeds(seeds) -> tuple[int, ...]:
-    seeds = tuple(_check_seed(s, "seeds") for s in seeds)
+    seeds = tuple(check_int("seeds", s, 0) for s in seeds)
     if not seeds:
         raise ValueError("seeds: expected at least one seed, received none")
     if len(set(seeds)) != len(seeds):
@@ -292,7 +285,7 @@ def fit_mlp_classifier(hidden_sizes, data: Splits, *, epochs: int, batch_size: i
     from sklearn.metrics import log_loss
     from sklearn.neural_network import MLPClassifier
 
-    seed = _check_seed(seed)
+    seed = check_int("seed", seed, 0)
     classes = np.unique(np.concatenate([data.y_train, data.y_val, data.y_test]))
     model = MLPClassifier(hidden_layer_sizes=tuple(hidden_sizes), activation="relu", solver="sgd",
                           alpha=0.0, batch_size=batch_size, learning_rate="constant",
@@ -438,7 +431,7 @@ def mnist_splits(directory, val_size: int | float = 10_000, seed=0) -> tuple[Spl
     """
     X_full, y_full, X_test, y_test, source = _load_mnist_dir(directory)
     n = X_full.shape[0]
-    n_val = _part_size(val_size, "val_size", n)
+    n_val = part_size(val_size, "val_size", n)
     if not 1 <= n_val < n:
         raise ValueError(f"val_size: expected between 1 and {n - 1} validation rows (the official training "
                          f"part has {n}), received {val_size!r}")

@@ -27,7 +27,7 @@ import numpy as np
 
 from mlp_ref.activations import check_activation_name
 from mlp_ref.kernels import ACTIVATION_KERNELS
-from mlp_ref.validation import ShapeError, as_float_array
+from mlp_ref.validation import ShapeError, as_float_array, check_int
 
 __all__ = ["ffn", "gated_ffn", "route_top_k", "Routing", "moe_ffn"]
 
@@ -165,9 +165,7 @@ def route_top_k(logits, top_k: int) -> Routing:
     """
     logits = _as_tokens(logits, "logits")
     n_experts = logits.shape[-1]
-    if isinstance(top_k, bool) or not isinstance(top_k, (int, np.integer)) or not 1 <= top_k <= n_experts:
-        raise ValueError(f"top_k: expected an integer from 1 to {n_experts} (the number of experts), "
-                         f"received {top_k!r}")
+    top_k = check_int("top_k", top_k, 1, n_experts, note=" (the number of experts)")
     # A stable sort of the negated scores keeps the lower index first among equal scores.
     experts = np.argsort(-logits, axis=-1, kind="stable")[..., :top_k]
     chosen = np.take_along_axis(logits, experts, axis=-1)

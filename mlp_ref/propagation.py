@@ -12,7 +12,6 @@ the signal, not to predict anything.
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,7 +19,7 @@ import numpy as np
 from mlp_ref.activations import check_activation_name
 from mlp_ref.kernels import ACTIVATION_KERNELS
 from mlp_ref.initialization import he_normal
-from mlp_ref.validation import ShapeError, as_float_array, as_generator
+from mlp_ref.validation import ShapeError, as_float_array, as_generator, check_int, check_real
 
 __all__ = ["StackStatistics", "layer_statistics", "random_stack"]
 
@@ -93,8 +92,7 @@ def layer_statistics(X, weights, activation: str = "relu", biases=None, *,
         if len(biases) != len(weights):
             raise ValueError(f"biases: expected {len(weights)} bias vectors (one per weight matrix), "
                              f"received {len(biases)}")
-    if isinstance(small_grad, bool) or not isinstance(small_grad, numbers.Real) or not small_grad > 0:
-        raise ValueError(f"small_grad: expected a positive number, received {small_grad!r}")
+    small_grad = check_real("small_grad", small_grad, low=0)
     rows = []
     for layer, W in enumerate(weights, start=1):
         W = as_float_array(W, "W", ndim=2, layer=layer)
@@ -137,7 +135,6 @@ def random_stack(width: int, depth: int, gain: float, seed) -> list[np.ndarray]:
     list of numpy.ndarray
         ``depth`` arrays of shape ``(width, width)``.
     """
-    if isinstance(depth, bool) or not isinstance(depth, numbers.Integral) or depth < 1:
-        raise ValueError(f"depth: expected an integer >= 1, received {depth!r}")
+    depth = check_int("depth", depth, 1)
     rng = as_generator(seed)
     return [he_normal(width, width, rng, gain=gain) for _ in range(int(depth))]

@@ -16,13 +16,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from mlp_ref.validation import check_int
+
 _ALIGN_RULES = {"l": ":---", "r": "---:", "c": ":---:", None: "---"}
-
-
-def _check_precision(precision) -> int:
-    if isinstance(precision, bool) or not isinstance(precision, numbers.Integral) or precision < 0:
-        raise ValueError(f"precision: expected a non-negative integer, received {precision!r}")
-    return int(precision)
 
 
 def format_number(x, precision: int = 4) -> str:
@@ -43,7 +39,7 @@ def format_number(x, precision: int = 4) -> str:
         because ``-0.00`` on a page reads like a different number. NaN and infinities
         are written ``nan``, ``inf`` and ``-inf``.
     """
-    precision = _check_precision(precision)
+    precision = check_int("precision", precision, 0)
     if isinstance(x, np.ndarray):
         if x.ndim != 0:
             raise ValueError(f"x: expected a scalar, received an array of shape {x.shape}")
@@ -75,9 +71,7 @@ def format_count(n) -> str:
     str
         For example ``format_count(101770) == "101,770"``.
     """
-    if isinstance(n, (bool, np.bool_)) or not isinstance(n, numbers.Integral):
-        raise TypeError(f"n: expected an integer count, received {type(n).__name__} {n!r}")
-    return f"{int(n):,}"
+    return f"{check_int('n', n, note=' count', error=TypeError):,}"
 
 
 def _cell(value, where: str) -> str:

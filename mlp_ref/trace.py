@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from mlp_ref import activations
-from mlp_ref.tables import _check_precision, format_number, markdown_table
-from mlp_ref.validation import ShapeError, as_float_array, check_width
+from mlp_ref.tables import format_number, markdown_table
+from mlp_ref.validation import ShapeError, as_float_array, check_int, check_width
 
 DEFAULT_PRECISION = 4
 
@@ -133,7 +133,7 @@ class Trace:
         return self.steps[key]
 
     def _rows(self, precision: int | None) -> list[tuple[str, str, str, list[str]]]:
-        precision = self.precision if precision is None else _check_precision(precision)
+        precision = self.precision if precision is None else check_int("precision", precision, 0)
         return [(s.name, s.expression, str(s.shape), format_value(s.value, precision))
                 for s in self.steps]
 
@@ -237,7 +237,7 @@ def trace(model, X, *, precision: int | None = None) -> Trace:
     layers = _layers_of(model)
     if not layers:
         raise ValueError("model: expected at least one layer, received none")
-    result = Trace(precision=DEFAULT_PRECISION if precision is None else _check_precision(precision))
+    result = Trace(precision=DEFAULT_PRECISION if precision is None else check_int("precision", precision, 0))
     first_w = np.asarray(layers[0][0])
     dtype = first_w.dtype if first_w.dtype in (np.float32, np.float64) else np.float64
     a = as_float_array(X, "X", ndim=2, dtype=dtype)

@@ -42,7 +42,7 @@ from mlp_ref.experiments import (
     width_depth_study,
 )
 from mlp_ref.tables import format_count, format_number, markdown_table
-from mlp_ref.validation import check_layer_sizes
+from mlp_ref.validation import check_int, check_layer_sizes, check_real
 
 #: The largest gap (in accuracy, 0.02 = 2 points) between the mean test accuracies of
 #: mlp_ref and of MLPClassifier with the same configuration that the lab accepts.
@@ -74,13 +74,9 @@ class DigitsSettings:
 
     def __post_init__(self) -> None:
         for name in ("epochs", "n_seeds", "batch_size", "hgb_rounds", "mnist_val"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name}: expected a positive integer, received {value!r}")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
-            raise ValueError(f"seed: expected a non-negative integer, received {self.seed!r}")
-        if isinstance(self.lr, bool) or not isinstance(self.lr, (int, float)) or not 0 < self.lr < np.inf:
-            raise ValueError(f"lr: expected a positive finite number, received {self.lr!r}")
+            check_int(name, getattr(self, name), 1)
+        check_int("seed", self.seed, 0)
+        check_real("lr", self.lr, low=0)
         object.__setattr__(self, "sizes", _digits_sizes(self.sizes, "sizes"))
         object.__setattr__(self, "study", tuple(_digits_sizes(s, f"study[{i}]") for i, s in enumerate(self.study)))
         if not self.study:

@@ -18,22 +18,10 @@ docstring states its source and what it leaves out.
 from __future__ import annotations
 
 import math
-import numbers
 from dataclasses import dataclass
 
 from mlp_ref.tables import format_count, format_number, markdown_table
-
-
-def _positive(value, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value <= 0:
-        raise ValueError(f"{name}: expected a positive integer, received {value!r}")
-    return int(value)
-
-
-def _non_negative(value, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
-        raise ValueError(f"{name}: expected a non-negative integer, received {value!r}")
-    return int(value)
+from mlp_ref.validation import check_int
 
 
 # --- building blocks --------------------------------------------------------------
@@ -58,8 +46,8 @@ def ffn_params(d: int, d_ff: int | None = None, *, k: int = 4, bias: bool = True
     int
         ``2 * d * d_ff`` (+ ``d_ff + d`` with biases); ``8 d^2`` for ``k = 4`` without biases.
     """
-    d = _positive(d, "d")
-    d_ff = _positive(k, "k") * d if d_ff is None else _positive(d_ff, "d_ff")
+    d = check_int("d", d, 1)
+    d_ff = check_int("k", k, 1) * d if d_ff is None else check_int("d_ff", d_ff, 1)
     return 2 * d * d_ff + ((d_ff + d) if bias else 0)
 
 
@@ -80,7 +68,7 @@ def gated_ffn_params(d: int, h: int, *, bias: bool = False) -> int:
     int
         ``3 * d * h`` (+ ``2 h + d`` with biases).
     """
-    d, h = _positive(d, "d"), _positive(h, "h")
+    d, h = check_int("d", d, 1), check_int("h", h, 1)
     return 3 * d * h + ((2 * h + d) if bias else 0)
 
 
@@ -102,7 +90,7 @@ def swiglu_hidden(d: int, multiple_of: int = 256) -> int:
     int
         ``multiple_of * ceil(8 d / (3 multiple_of))``; 11008 for ``d = 4096``.
     """
-    d, multiple_of = _positive(d, "d"), _positive(multiple_of, "multiple_of")
+    d, multiple_of = check_int("d", d, 1), check_int("multiple_of", multiple_of, 1)
     return multiple_of * math.ceil(8 * d / (3 * multiple_of))
 
 
@@ -150,9 +138,9 @@ def moe_params(d: int, h_expert: int, n_routed: int, top_k: int, *, n_shared: in
         ``active = (top_k + n_shared) * per_expert + router`` (the router runs on
         every token).
     """
-    d, h_expert = _positive(d, "d"), _positive(h_expert, "h_expert")
-    n_routed, top_k = _positive(n_routed, "n_routed"), _positive(top_k, "top_k")
-    n_shared = _non_negative(n_shared, "n_shared")
+    d, h_expert = check_int("d", d, 1), check_int("h_expert", h_expert, 1)
+    n_routed, top_k = check_int("n_routed", n_routed, 1), check_int("top_k", top_k, 1)
+    n_shared = check_int("n_shared", n_shared, 0)
     if top_k > n_routed:
         raise ValueError(f"top_k: expected at most n_routed = {n_routed}, received {top_k}")
     per_expert = gated_ffn_params(d, h_expert, bias=bias) if gated else ffn_params(d, h_expert, bias=bias)
@@ -187,15 +175,15 @@ def attention_params(d: int, n_q: int, n_kv: int | None = None, head_dim: int | 
     int
         ``2 d n_q hd + 2 d n_kv hd`` (+ biases); ``4 d^2`` for plain multi-head attention.
     """
-    d, n_q = _positive(d, "d"), _positive(n_q, "n_q")
-    n_kv = n_q if n_kv is None else _positive(n_kv, "n_kv")
+    d, n_q = check_int("d", d, 1), check_int("n_q", n_q, 1)
+    n_kv = n_q if n_kv is None else check_int("n_kv", n_kv, 1)
     if n_q % n_kv:
         raise ValueError(f"n_kv: expected a divisor of n_q = {n_q}, received {n_kv}")
     if head_dim is None:
         if d % n_q:
             raise ValueError(f"head_dim: d = {d} is not divisible by n_q = {n_q}; pass head_dim")
         head_dim = d // n_q
-    hd = _positive(head_dim, "head_dim")
+    hd = check_int("head_dim", head_dim, 1)
     weights = 2 * d * n_q * hd + 2 * d * n_kv * hd
     return weights + ((n_q * hd + 2 * n_kv * hd + d) if bias else 0)
 
@@ -217,8 +205,8 @@ def embedding_params(vocab: int, d: int, *, tied: bool = True, context: int | No
     -------
     int
     """
-    vocab, d = _positive(vocab, "vocab"), _positive(d, "d")
-    positions = 0 if context is None else _positive(context, "context") * d
+    vocab, d = check_int("vocab", vocab, 1), check_int("d", d, 1)
+    positions = 0 if context is None else check_int("context", context, 1) * d
     return vocab * d * (1 if tied else 2) + positions
 
 

@@ -71,11 +71,12 @@ def _reals(low, high, low_closed: bool, high_closed: bool) -> str:
 
 
 def check_real(name: str, value, low: float | None = None, high: float | None = None, *,
-               low_closed: bool = False, high_closed: bool = False, error: type = ValueError) -> float:
+               low_closed: bool = False, high_closed: bool = False, note: str = "",
+               error: type = ValueError) -> float:
     """Return ``value`` as a finite Python float between ``low`` and ``high``, or raise.
 
     The bounds are optional and open unless ``low_closed`` / ``high_closed``; booleans are
-    rejected. With ``low=0`` alone the message reads
+    rejected; ``note`` is appended to the expected range. With ``low=0`` alone the message reads
     ``lr: expected a positive finite number, received 0.0``.
     """
     ok = not isinstance(value, (bool, np.bool_)) and isinstance(value, numbers.Real) and math.isfinite(value)
@@ -84,7 +85,7 @@ def check_real(name: str, value, low: float | None = None, high: float | None = 
     if ok and high is not None:
         ok = value <= high if high_closed else value < high
     if not ok:
-        raise error(f"{name}: expected {_reals(low, high, low_closed, high_closed)}, received {value!r}")
+        raise error(f"{name}: expected {_reals(low, high, low_closed, high_closed)}{note}, received {value!r}")
     return float(value)
 
 

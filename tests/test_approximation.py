@@ -119,7 +119,7 @@ def test_trace_accepts_relu_network():
 
 @pytest.mark.parametrize("call, exc, match", [
     (lambda: relu_interpolant(np.sin, 1.0, 0.0, 4), ValueError, "a < b"),
-    (lambda: relu_interpolant(np.sin, 0.0, 1.0, 0), ValueError, "k: expected an integer >= 1"),
+    (lambda: relu_interpolant(np.sin, 0.0, 1.0, 0), ValueError, "k: expected a positive integer, received 0"),
     (lambda: relu_interpolant(lambda x: 1.0, 0.0, 1.0, 4), ValueError, "f: expected outputs of shape"),
     (lambda: relu_interpolant(np.log, 0.0, 1.0, 4), ValueError, "NaN or inf"),
     (lambda: sawtooth([0.5], 0), ValueError, "L: expected"),

@@ -69,7 +69,7 @@ def test_digits_splits_counts_and_bad_sizes():
     _needs_sklearn()
     s = digits_splits(seed=3, val_size=100, test_size=200)
     assert (len(s.y_val), len(s.y_test), len(s.y_train)) == (100, 200, 1497)
-    with pytest.raises(ValueError, match="test_size: expected a fraction"):
+    with pytest.raises(ValueError, match=r"test_size: expected a number in \(0, 1\) \(a fraction\) or a row count"):
         digits_splits(seed=0, test_size=1.5)
     with pytest.raises(ValueError, match="val_size, test_size"):
         digits_splits(seed=0, val_size=0.5, test_size=0.6)

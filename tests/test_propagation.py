@@ -71,7 +71,7 @@ def test_bad_input_names_the_layer():
         layer_statistics(np.ones(4), [np.ones((4, 5))])
     with pytest.raises(ValueError, match="activation: unknown name 'sigmoidal'"):
         layer_statistics(X, [np.ones((4, 5))], "sigmoidal")
-    with pytest.raises(ValueError, match="depth: expected an integer >= 1"):
+    with pytest.raises(ValueError, match="depth: expected a positive integer"):
         random_stack(4, 0, 1.0, seed=0)
     with pytest.raises(ValueError, match="gain: expected a positive finite number"):
         random_stack(4, 2, -1.0, seed=0)

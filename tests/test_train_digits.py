@@ -277,7 +277,7 @@ def test_mnist_missing_files_and_bad_val_size(tmp_path):
     _write_idx(full)
     with pytest.raises(ValueError, match="val_size: expected between 1 and 199"):
         mnist_splits(full, val_size=200)
-    with pytest.raises(ValueError, match="val_size: expected a fraction"):
+    with pytest.raises(ValueError, match=r"val_size: expected a number in \(0, 1\) \(a fraction\) or a row count"):
         mnist_splits(full, val_size=1.5)
 
 

@@ -1,0 +1,49 @@
+"""The argument checks every module uses: one message shape, booleans never taken for numbers."""
+
+import numpy as np
+import pytest
+
+from mlp_ref.charlm import CharMLPConfig, init_char_mlp, train
+from mlp_ref.validation import check_choice, check_int, check_real
+
+
+@pytest.mark.parametrize("args, message", [
+    (("epochs", 0, 1), "epochs: expected a positive integer, received 0"),
+    (("epochs", True, 1), "epochs: expected a positive integer, received True"),
+    (("epochs", 2.0, 1), "epochs: expected a positive integer, received 2.0"),
+    (("seed", -1, 0), "seed: expected a non-negative integer, received -1"),
+    (("n", 1, 2), "n: expected an integer >= 2, received 1"),
+    (("top_k", 5, 1, 4), "top_k: expected an integer from 1 to 4, received 5"),
+])
+def test_check_int_names_the_argument_and_the_range(args, message):
+    with pytest.raises(ValueError, match=f"^{message}$"):
+        check_int(*args)
+
+
+def test_check_int_accepts_numpy_integers():
+    assert check_int("n", np.int64(3), 1) == 3 and type(check_int("n", np.int64(3), 1)) is int
+
+
+@pytest.mark.parametrize("args, kwargs, message", [
+    (("lr", 0.0, 0), {}, r"lr: expected a positive finite number, received 0.0"),
+    (("lr", float("inf"), 0), {}, r"lr: expected a positive finite number, received inf"),
+    (("lr", False, 0), {}, r"lr: expected a positive finite number, received False"),
+    (("a", "1"), {}, r"a: expected a finite real number, received '1'"),
+    (("eps", 1.0, 0, 1), {}, r"eps: expected a number in \(0, 1\), received 1.0"),
+    (("momentum", 0.0, 0, 1), dict(high_closed=True), r"momentum: expected a number in \(0, 1\], received 0.0"),
+])
+def test_check_real_names_the_argument_and_the_range(args, kwargs, message):
+    with pytest.raises(ValueError, match=f"^{message}$"):
+        check_real(*args, **kwargs)
+
+
+def test_check_choice_lists_the_choices_in_order():
+    with pytest.raises(ValueError, match="^engine: unknown name 'x'; valid names are readable, fast$"):
+        check_choice("engine", "x", ["readable", "fast"])
+
+
+def test_charlm_train_rejects_a_boolean_step_count():
+    model = init_char_mlp(CharMLPConfig(vocab_size=5, context=2, emb_dim=2, hidden=3), seed=0)
+    X, Y = np.zeros((4, 2), int), np.zeros(4, int)
+    with pytest.raises(ValueError, match="steps: expected a positive integer, received True"):
+        train(model, X, Y, steps=True, batch_size=2, seed=0)
