@@ -139,15 +139,24 @@ def as_float_array(value, name: str, *, ndim: int | None = None, dtype=np.float6
     if not allow_empty and array.ndim >= 1 and array.shape[0] == 0:
         raise ShapeError(f"{where}: expected at least one row, received an empty batch of shape {array.shape}")
     array = array.astype(dtype, copy=False)
-    # A NaN or inf anywhere makes the sum NaN or inf: one pass with no temporary array settles
-    # the common case (scikit-learn checks the same way). Only a sum that is not finite, from a
-    # bad entry or from finite entries large enough to overflow it, needs the entry-wise check.
-    with np.errstate(over="ignore", invalid="ignore"):                # the sum may overflow
-        total = array.sum()
-    if not np.isfinite(total) and not np.all(np.isfinite(array)):
-        bad = int(np.size(array) - np.count_nonzero(np.isfinite(array)))
+    bad = count_non_finite(array)
+    if bad:
         raise ValueError(f"{where}: expected finite values, received {bad} NaN or inf entries")
     return array
+
+
+def count_non_finite(array: np.ndarray) -> int:
+    """Number of NaN and inf entries of a float array, usually found in one cheap pass.
+
+    A NaN or inf anywhere makes the sum NaN or inf: one pass with no temporary array settles
+    the common case (scikit-learn checks the same way). Only a sum that is not finite, from a
+    bad entry or from finite entries large enough to overflow it, needs the entry-wise count.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):                # the sum may overflow
+        total = array.sum()
+    if np.isfinite(total):
+        return 0
+    return int(np.size(array) - np.count_nonzero(np.isfinite(array)))
 
 
 def check_weights(weights, n_rows: int, dtype=np.float64) -> np.ndarray | None:
