@@ -40,6 +40,7 @@ from mlp_ref.charlm_data import (
     window_rows,
 )
 from mlp_ref.validation import ShapeError
+from tests.gradcheck import central_difference
 
 ROOT = Path(__file__).resolve().parents[1]
 VOCAB = Vocabulary.letters()
@@ -218,18 +219,8 @@ def test_forward_rejects_bad_windows():
 
 # --- gradient checks ----------------------------------------------------------------
 
-def numeric_gradient(model, X, Y, name, h=1e-6):
-    param = model.params[name]
-    grad = np.zeros_like(param)
-    for index in np.ndindex(param.shape):
-        keep = param[index]
-        param[index] = keep + h
-        plus = loss_and_grads(model, X, Y)[0]
-        param[index] = keep - h
-        minus = loss_and_grads(model, X, Y)[0]
-        param[index] = keep
-        grad[index] = (plus - minus) / (2 * h)
-    return grad
+def numeric_gradient(model, X, Y, name):
+    return central_difference(lambda: loss_and_grads(model, X, Y)[0], model.params[name])
 
 
 @pytest.mark.parametrize("batch_norm", [False, True])

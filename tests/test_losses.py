@@ -11,6 +11,7 @@ import mlp_ref
 import mlp_ref.losses
 from mlp_ref.losses import (binary_cross_entropy_with_logits, binary_cross_entropy_with_logits_grad, cross_entropy,
                             cross_entropy_grad, mse, mse_grad)
+from tests.gradcheck import central_difference
 
 
 def test_top_level_names_are_the_losses_module_functions():
@@ -76,20 +77,6 @@ def test_mse_by_hand():
     assert mse([1.0, 2.0, 3.0], [1.0, 2.0, 6.0]) == 3.0  # 9 / 3: the actual batch size
 
 
-def _numeric_grad(f, x, eps=1e-6):
-    x = np.array(x, dtype=float)
-    g = np.zeros_like(x)
-    for idx in np.ndindex(x.shape):
-        saved = x[idx]
-        x[idx] = saved + eps
-        plus = f(x)
-        x[idx] = saved - eps
-        minus = f(x)
-        x[idx] = saved
-        g[idx] = (plus - minus) / (2 * eps)
-    return g
-
-
 CASES = [
     (cross_entropy, cross_entropy_grad, (5, 3), lambda rng: rng.integers(0, 3, 5)),
     (binary_cross_entropy_with_logits, binary_cross_entropy_with_logits_grad, (5,), lambda rng: rng.uniform(0, 1, 5)),
@@ -106,7 +93,7 @@ def test_gradients_match_central_differences(loss, grad, shape, make_y, weighted
     z = rng.normal(size=shape) * 2
     y = make_y(rng)
     w = rng.uniform(0, 2, 5) if weighted else None
-    numeric = _numeric_grad(lambda x: loss(x, y, w), z)
+    numeric = central_difference(lambda: loss(z, y, w), z)
     analytic = grad(z, y, w)
     assert analytic.shape == z.shape
     assert np.abs(analytic - numeric).max() / np.abs(numeric).max() < 1e-6
