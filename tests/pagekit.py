@@ -161,3 +161,48 @@ def blocks(page: Path) -> list[Block]:
                 raise ValueError(f"{where}: unknown marker pytest-codeblocks:{keyword}")
         result.append(block)
     return result
+
+
+# --------------------------------------------------------------------------- the built site and the labs
+
+def nav_sources() -> list[str]:
+    """The pages of mkdocs.yml's nav, as paths under docs/, in nav order."""
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    # mkdocs.yml may hold !ENV and python tags; they are irrelevant to the nav.
+    Loader.add_multi_constructor("", lambda loader, suffix, node: None)
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
+
+    def walk(entry):
+        if isinstance(entry, str):
+            yield entry
+        elif isinstance(entry, dict):
+            for value in entry.values():
+                yield from walk(value)
+        elif isinstance(entry, list):
+            for value in entry:
+                yield from walk(value)
+
+    return list(walk(config["nav"]))
+
+
+def built_page(site: Path, source: str) -> Path:
+    """The HTML file the build makes from the page ``source`` (a path under docs/)."""
+    stem = Path(source).with_suffix("")
+    return site / ("index.html" if stem.name == "index" and stem.parent == Path(".") else stem / "index.html")
+
+
+def first_code_cell(notebook: Path) -> dict:
+    """The settings cell of a lab: plain assignments of literals, which a student may edit."""
+    import ast
+
+    cells = notebook.read_text(encoding="utf-8").split("\n# %%")
+    code = next(cell for cell in cells[1:] if not cell.startswith(" [markdown]"))
+    values = {}
+    for statement in ast.parse(code).body:
+        assert isinstance(statement, ast.Assign) and len(statement.targets) == 1, ast.unparse(statement)
+        values[statement.targets[0].id] = ast.literal_eval(statement.value)
+    return values

@@ -21,8 +21,8 @@ from urllib.parse import urlparse
 
 import pytest
 
+from tests import pagekit
 from tests.page_blocks import STATS
-from tests.test_site_build import built_page, nav_sources
 
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -94,8 +94,8 @@ class PageVisit:
 def page_urls(server) -> list[tuple[str, str]]:
     """(source file, URL of its built page) for every page in the nav."""
     urls = []
-    for source in nav_sources():
-        folder = built_page(Path("."), source).parent.as_posix()  # "." for the home page
+    for source in pagekit.nav_sources():
+        folder = pagekit.built_page(Path("."), source).parent.as_posix()  # "." for the home page
         urls.append((source, f"{server}/" if folder == "." else f"{server}/{folder}/"))
     return urls
 

@@ -40,6 +40,7 @@ from mlp_ref.charlm_data import (
     window_rows,
 )
 from mlp_ref.validation import ShapeError
+from tests import pagekit
 from tests.gradcheck import central_difference
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -370,9 +371,7 @@ def test_step_timer_runs_every_runner_and_names_bad_input():
 
 def test_lab_b_settings_cell_is_plain_assignments_of_the_defaults():
     """The build checks this too (MLP_SITE_BUILD); this test says it without building the site."""
-    from tests.test_train_digits import _first_code_cell
-
-    values = _first_code_cell(ROOT / "docs" / "labs" / "charlm.py")
+    values = pagekit.first_code_cell(ROOT / "docs" / "labs" / "charlm.py")
     settings = LabSettings(steps=values["STEPS"], seed=values["SEED"], n_seeds=values["SEEDS"],
                            context=values["CONTEXT"], emb_dim=values["EMBEDDING"], hidden=values["HIDDEN"],
                            batch_size=values["BATCH_SIZE"], lr=values["LEARNING_RATE"],

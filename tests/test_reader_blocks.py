@@ -229,10 +229,8 @@ def test_output_fence_with_an_info_string_it_cannot_label_is_a_clear_error():
 def test_built_site_has_the_labels(built_site):
     """The hook is registered in mkdocs.yml and its output survives the real build (Material theme,
     markdown-exec, the other hooks): every page as a reader gets it."""
-    from tests.test_site_build import built_page
-
     for page in PAGES:
         source = str(page.relative_to(pagekit.DOCS))
-        html = built_page(built_site, source).read_text(encoding="utf-8")
+        html = pagekit.built_page(built_site, source).read_text(encoding="utf-8")
         check_rendered(html, expected_blocks(page), f"built {source}")
 

@@ -4,38 +4,9 @@ from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
-from pathlib import Path
-
-import yaml
 
 from tests import pagekit
 from tests.page_blocks import STATS
-
-
-def nav_sources() -> list[str]:
-    class Loader(yaml.SafeLoader):
-        pass
-
-    # mkdocs.yml may hold !ENV and python tags; they are irrelevant to the nav.
-    Loader.add_multi_constructor("", lambda loader, suffix, node: None)
-    config = yaml.load((pagekit.ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
-
-    def walk(entry):
-        if isinstance(entry, str):
-            yield entry
-        elif isinstance(entry, dict):
-            for value in entry.values():
-                yield from walk(value)
-        elif isinstance(entry, list):
-            for value in entry:
-                yield from walk(value)
-
-    return list(walk(config["nav"]))
-
-
-def built_page(site: Path, source: str) -> Path:
-    stem = Path(source).with_suffix("")
-    return site / ("index.html" if stem.name == "index" and stem.parent == Path(".") else stem / "index.html")
 
 
 class ResourceParser(HTMLParser):
@@ -54,14 +25,14 @@ class ResourceParser(HTMLParser):
 
 
 def test_every_nav_page_is_built(built_site):
-    missing = [src for src in nav_sources() if not built_page(built_site, src).is_file()]
+    missing = [src for src in pagekit.nav_sources() if not pagekit.built_page(built_site, src).is_file()]
     assert missing == []
-    assert all((pagekit.DOCS / src).is_file() for src in nav_sources())
-    STATS["pages built"] = len(nav_sources())
+    assert all((pagekit.DOCS / src).is_file() for src in pagekit.nav_sources())
+    STATS["pages built"] = len(pagekit.nav_sources())
 
 
 def test_every_page_is_in_the_nav():
-    in_nav = set(nav_sources())
+    in_nav = set(pagekit.nav_sources())
     pages = {str(p.relative_to(pagekit.DOCS)) for p in pagekit.pages()}
     labs = {str(p.relative_to(pagekit.DOCS)) for p in (pagekit.DOCS / "labs").glob("*.py")}
     assert sorted((pages | labs) - in_nav) == []
@@ -83,8 +54,8 @@ def test_nothing_is_fetched_from_another_host(built_site):
 
 def test_generated_figures_and_tables_are_in_the_pages(built_site):
     figures = tables = notebooks = 0
-    for source in nav_sources():
-        text = built_page(built_site, source).read_text(encoding="utf-8")
+    for source in pagekit.nav_sources():
+        text = pagekit.built_page(built_site, source).read_text(encoding="utf-8")
         figures += text.count('<figure class="mlp-figure">')
         figures += len(re.findall(r'<img[^>]+src="data:image/png;base64', text))
         tables += text.count("<table")

@@ -43,6 +43,7 @@ from mlp_ref.train_digits import (
     settings_from_args,
     split_table,
 )
+from tests import pagekit
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -330,22 +331,9 @@ def test_boosting_is_deterministic_so_one_fit_is_enough(splits):
     assert result.test_accuracy[0] == np.mean(probabilities[0].argmax(axis=1) == splits.y_test)
 
 
-def _first_code_cell(notebook: Path) -> dict:
-    """The settings cell of a lab: plain assignments of literals, which a student may edit."""
-    import ast
-
-    cells = notebook.read_text(encoding="utf-8").split("\n# %%")
-    code = next(cell for cell in cells[1:] if not cell.startswith(" [markdown]"))
-    values = {}
-    for statement in ast.parse(code).body:
-        assert isinstance(statement, ast.Assign) and len(statement.targets) == 1, ast.unparse(statement)
-        values[statement.targets[0].id] = ast.literal_eval(statement.value)
-    return values
-
-
 def test_lab_a_settings_cell_is_plain_assignments_of_the_defaults():
     """The build checks this too (MLP_SITE_BUILD); this test says it without building the site."""
-    values = _first_code_cell(ROOT / "docs" / "labs" / "digits.py")
+    values = pagekit.first_code_cell(ROOT / "docs" / "labs" / "digits.py")
     settings = DigitsSettings(epochs=values["EPOCHS"], seed=values["SEED"], n_seeds=values["SEEDS"],
                               batch_size=values["BATCH_SIZE"], lr=values["LEARNING_RATE"], sizes=values["SIZES"],
                               study=values["STUDY"], hgb_rounds=values["HGB_ROUNDS"],
