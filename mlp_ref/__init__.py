@@ -30,7 +30,7 @@ from mlp_ref.losses import (  # noqa: F401
     binary_cross_entropy_with_logits, binary_cross_entropy_with_logits_grad, cross_entropy,
     cross_entropy_grad, mse, mse_grad,
 )
-from mlp_ref.training import History, fit, grad_check, sgd_step  # noqa: F401
+from mlp_ref.training import History, central_difference, fit, grad_check, sgd_step  # noqa: F401
 
 # --- counting, traces, approximation, data ---
 from mlp_ref.tables import format_count, format_number, markdown_table  # noqa: F401

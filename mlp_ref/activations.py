@@ -199,17 +199,11 @@ def log_softmax(z) -> np.ndarray:
     return kernels.log_softmax(_as_z(z, "logits"))
 
 
-#: name -> (activation, derivative). Both take the pre-activation ``z`` (any shape).
+#: name -> (activation, derivative), the checked functions above, one pair for each kernel pair
+#: of :data:`mlp_ref.kernels.ACTIVATION_KERNELS` (``"relu"`` -> ``(relu, relu_grad)``). Both
+#: take the pre-activation ``z`` (any shape).
 ACTIVATIONS: dict[str, tuple[Callable, Callable]] = {
-    "identity": (identity, identity_grad),
-    "relu": (relu, relu_grad),
-    "leaky_relu": (leaky_relu, leaky_relu_grad),
-    "sigmoid": (sigmoid, sigmoid_grad),
-    "tanh": (tanh, tanh_grad),
-    "gelu": (gelu, gelu_grad),
-    "gelu_tanh": (gelu_tanh, gelu_tanh_grad),
-    "silu": (silu, silu_grad),
-    "softplus": (softplus, softplus_grad),
+    name: (globals()[name], globals()[f"{name}_grad"]) for name in kernels.ACTIVATION_KERNELS
 }
 
 

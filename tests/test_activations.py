@@ -7,8 +7,7 @@ import numpy as np
 import pytest
 
 import mlp_ref
-from mlp_ref import ACTIVATIONS, get_activation
-from tests.gradcheck import central_difference
+from mlp_ref import ACTIVATIONS, central_difference, get_activation
 
 Z = [-2.0, -1.0, 0.0, 1.0, 2.0]
 

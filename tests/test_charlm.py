@@ -39,9 +39,9 @@ from mlp_ref.charlm_data import (
     split_words,
     window_rows,
 )
+from mlp_ref import central_difference
 from mlp_ref.validation import ShapeError
 from tests import pagekit
-from tests.gradcheck import central_difference
 
 ROOT = Path(__file__).resolve().parents[1]
 VOCAB = Vocabulary.letters()

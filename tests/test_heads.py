@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 import mlp_ref
+from mlp_ref import central_difference
 from mlp_ref.heads import OUTPUT_HEADS, OUTPUT_LOSSES, head_loss, head_loss_and_grads, head_loss_grad
-from tests.gradcheck import central_difference
 
 RNG = np.random.default_rng(7)
 Z = RNG.normal(size=(5, 3))

@@ -9,9 +9,9 @@ from sklearn.metrics import log_loss
 
 import mlp_ref
 import mlp_ref.losses
+from mlp_ref import central_difference
 from mlp_ref.losses import (binary_cross_entropy_with_logits, binary_cross_entropy_with_logits_grad, cross_entropy,
                             cross_entropy_grad, mse, mse_grad)
-from tests.gradcheck import central_difference
 
 
 def test_top_level_names_are_the_losses_module_functions():

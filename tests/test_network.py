@@ -4,8 +4,7 @@ import numpy as np
 import pytest
 
 import mlp_ref
-from mlp_ref import ShapeError
-from tests.gradcheck import central_difference
+from mlp_ref import ShapeError, central_difference
 
 X1 = np.array([[1.0, 2.0]])
 W1 = np.array([[1.0, 0.0, -1.0], [0.5, 1.0, 2.0]])
