@@ -10,10 +10,13 @@ warn; with changed settings the notebook says that the run is not the page's.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 import re
 import time
 import urllib.request
+from dataclasses import dataclass
 
 import nbformat
 import pytest
@@ -46,22 +49,69 @@ def edit_settings(notebook, edits: dict[str, str]) -> None:
         assert count == 1, f"the first code cell has no single '{name} = ...' line to edit"
 
 
-def execute(notebook, python, workdir, monkeypatch) -> float:
-    """Run every cell with a kernel of ``python``'s environment in ``workdir``; returns the seconds."""
+def client_for(notebook, python, workdir) -> NotebookClient:
+    """A client that runs ``notebook`` with a kernel of ``python``'s environment in ``workdir``."""
     kernels = workdir.parent / f"{workdir.name}-kernels"
     spec_dir = kernels / "reader"
     spec_dir.mkdir(parents=True)
     (spec_dir / "kernel.json").write_text(json.dumps({
         "argv": [str(python), "-m", "ipykernel_launcher", "-f", "{connection_file}"],
         "display_name": "reader", "language": "python"}))
-    monkeypatch.delenv("MLP_SITE_BUILD", raising=False)  # a student's run, not the site build
-    monkeypatch.delenv("MPLBACKEND", raising=False)
     manager = KernelManager(kernel_name="reader", kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(kernels)]))
-    client = NotebookClient(notebook, km=manager, timeout=900, allow_errors=False,
-                            resources={"metadata": {"path": str(workdir)}})
-    start = time.perf_counter()
-    client.execute()
-    return time.perf_counter() - start
+    return NotebookClient(notebook, km=manager, timeout=900, allow_errors=False,
+                          resources={"metadata": {"path": str(workdir)}})
+
+
+@dataclass
+class Run:
+    notebook: nbformat.NotebookNode
+    seconds: float = 0.0
+    error: BaseException | None = None
+
+
+async def _execute_all(clients: dict, runs: dict, parallel: int) -> None:
+    gate = asyncio.Semaphore(parallel)
+
+    async def one(key):
+        async with gate:
+            start = time.perf_counter()
+            try:
+                await clients[key].async_execute()
+            except Exception as error:  # reported by the test that reads this run
+                runs[key].error = error
+            runs[key].seconds = time.perf_counter() - start
+
+    await asyncio.gather(*(one(key) for key in clients))
+
+
+@pytest.fixture(scope="module")
+def student_runs(server, reader_env, tmp_path_factory):
+    """Each lab downloaded and run as it is, and run with its settings edited: {(lab, kind): Run}.
+
+    The four runs are separate kernels, so they run two at a time (one per core of this machine).
+    """
+    clients, runs = {}, {}
+    for lab in sorted(EDITS):
+        for kind in ("as downloaded", "edited"):
+            notebook = download(server, lab)
+            workdir = tmp_path_factory.mktemp(f"{lab}-student")
+            if kind == "edited":
+                edit_settings(notebook, EDITS[lab])
+                (workdir / "my_words.txt").write_text("\n".join(MY_WORDS) + "\n", encoding="utf-8")
+            clients[lab, kind] = client_for(notebook, reader_env, workdir)
+            runs[lab, kind] = Run(notebook)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv("MLP_SITE_BUILD", raising=False)  # a student's run, not the site build
+        patch.delenv("MPLBACKEND", raising=False)
+        asyncio.run(_execute_all(clients, runs, parallel=max(1, min(2, os.cpu_count() or 1))))
+    return runs
+
+
+def finished(run: Run, what: str) -> str:
+    """The outputs of a run that completed (else the test fails with the cell's error)."""
+    if run.error is not None:
+        pytest.fail(f"{what} did not complete: {run.error}", pytrace=False)
+    return outputs_text(run.notebook)
 
 
 def outputs_text(notebook) -> str:
@@ -79,28 +129,20 @@ def download(server: str, lab: str):
 
 
 @pytest.mark.parametrize("lab", sorted(EDITS))
-def test_downloaded_notebook_runs_as_downloaded(lab, server, reader_env, tmp_path, monkeypatch):
-    notebook = download(server, lab)
-    assert "Before you start" in "".join(c.source for c in notebook.cells if c.cell_type == "markdown")
-    workdir = tmp_path / "student"
-    workdir.mkdir()
-    seconds = execute(notebook, reader_env, workdir, monkeypatch)
-    text = outputs_text(notebook)
+def test_downloaded_notebook_runs_as_downloaded(lab, student_runs):
+    run = student_runs[lab, "as downloaded"]
+    assert "Before you start" in "".join(c.source for c in run.notebook.cells if c.cell_type == "markdown")
+    text = finished(run, f"{lab}, as downloaded,")
     assert CLAIM_WARNING not in text, f"{lab}: a statement of the page warned in a run with its own settings"
-    print(f"{lab}: ran as downloaded in {seconds:.0f} s")
+    print(f"{lab}: ran as downloaded in {run.seconds:.0f} s")
 
 
 @pytest.mark.parametrize("lab", sorted(EDITS))
-def test_downloaded_notebook_runs_with_changed_settings(lab, server, reader_env, tmp_path, monkeypatch):
-    notebook = download(server, lab)
-    edit_settings(notebook, EDITS[lab])
-    workdir = tmp_path / "student"
-    workdir.mkdir()
-    (workdir / "my_words.txt").write_text("\n".join(MY_WORDS) + "\n", encoding="utf-8")
-    seconds = execute(notebook, reader_env, workdir, monkeypatch)
-    text = outputs_text(notebook)
+def test_downloaded_notebook_runs_with_changed_settings(lab, student_runs):
+    run = student_runs[lab, "edited"]
+    text = finished(run, f"{lab}, with changed settings,")
     # The first code cell's settings reached the run: the reproducing command shows them.
     assert re.search(r"--epochs 3\b" if lab == "digits" else r"--steps 300\b", text), text[:2000]
     if lab == "charlm":
         assert "my_words.txt" in text
-    print(f"{lab}: ran with changed settings in {seconds:.0f} s")
+    print(f"{lab}: ran with changed settings in {run.seconds:.0f} s")
