@@ -27,7 +27,7 @@ def _data(output, n, rng):
     return X, np.stack([np.sin(X[:, 0]), X[:, 1] * X[:, 2]], axis=1)
 
 
-@pytest.mark.parametrize("dtype, rtol", [(np.float64, 1e-10), (np.float32, 2e-4)])
+@pytest.mark.parametrize("dtype, rtol", [(np.float64, 1e-10), (np.float32, 1e-5)])  # seen: 8e-16, 6e-7
 @pytest.mark.parametrize("activation, output, k, hidden", [
     ("relu", "softmax", 3, [8, 6]), ("tanh", "sigmoid", 1, [8, 6]), ("gelu", "identity", 2, [8, 6]),
     ("relu", "identity", 2, [8, 6]), ("relu", "softmax", 3, []), ("relu", "sigmoid", 1, [4]),
@@ -43,7 +43,7 @@ def test_the_two_engines_agree(activation, output, k, hidden, dtype, rtol):
     h_fast = fit(fast, Xt, yt, Xv, yv, epochs=6, batch_size=5, lr=0.2, seed=9, engine="fast")
     assert fast.weights[0].dtype == readable.weights[0].dtype == dtype
     for a, b in zip(fast.weights + fast.biases, readable.weights + readable.biases):
-        np.testing.assert_allclose(a, b, rtol=rtol, atol=rtol * 1e-3)
+        np.testing.assert_allclose(a, b, rtol=rtol, atol=rtol * np.abs(b).max())  # at the array's scale
     for field in ["train_loss", "train_accuracy", "val_loss", "val_accuracy"]:
         np.testing.assert_allclose(getattr(h_fast, field), getattr(h_readable, field), rtol=rtol, err_msg=field)
     # The two engines agree to rounding only; the chosen epoch must then agree too, unless two
