@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mlp_ref.tables import format_count, format_number, markdown_table
-from mlp_ref.validation import check_int, check_layer_sizes
+from mlp_ref.validation import check_choice, check_int, check_layer_sizes
 
 
 def count_params(sizes) -> int:
@@ -143,12 +143,6 @@ class MemoryEstimate:
         return markdown_table(["part", "bytes", "MiB"], body, align="lrr")
 
 
-def _check_choice(value, name: str, choices) -> str:
-    if not isinstance(value, str) or value not in choices:
-        raise ValueError(f"{name}: expected one of {', '.join(sorted(choices))}, received {value!r}")
-    return value
-
-
 def memory_estimate(sizes, batch: int, dtype: str = "float32", optimizer: str = "sgd") -> MemoryEstimate:
     """Estimate the memory of one training step of a dense MLP, in bytes.
 
@@ -184,8 +178,8 @@ def memory_estimate(sizes, batch: int, dtype: str = "float32", optimizer: str = 
     """
     sizes = check_layer_sizes(sizes)
     batch = check_int("batch", batch, 1)
-    dtype = _check_choice(dtype, "dtype", BYTES_PER_ELEMENT)
-    optimizer = _check_choice(optimizer, "optimizer", OPTIMIZER_STATE_COPIES)
+    dtype = check_choice("dtype", dtype, BYTES_PER_ELEMENT)
+    optimizer = check_choice("optimizer", optimizer, OPTIMIZER_STATE_COPIES)
     itemsize = BYTES_PER_ELEMENT[dtype]
     params = count_params(sizes) * itemsize
     cached = int(batch) * (sizes[0] + 2 * sum(sizes[1:])) * itemsize
