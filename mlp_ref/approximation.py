@@ -203,13 +203,39 @@ def tent_network(L: int) -> ReLUNetwork:
 # --- counting linear pieces ---------------------------------------------------------
 
 
-def _network_pieces(net: ReLUNetwork, a: float, b: float) -> list[tuple[float, float, float]]:
+def network_pieces(net: ReLUNetwork, a: float, b: float) -> list[tuple[float, float, float]]:
     """Exact affine pieces ``(left, right, slope)`` of a 1-input, 1-output ReLU network.
 
     Walks the layers keeping a partition of [a, b] on which every unit is affine in x,
     ``h = alpha x + beta``; a unit's pre-activation can change sign only where
     ``alpha x + beta = 0``, so those roots are the only new breakpoints.
+
+    Parameters
+    ----------
+    net : ReLUNetwork
+        A network with one input and one output (weights ``(1, h_1)``, ..., ``(h_L, 1)``).
+    a, b : float
+        The interval, ``a < b``.
+
+    Returns
+    -------
+    list of (float, float, float)
+        Contiguous pieces ``(left, right, slope)`` covering [a, b], left to right.
     """
+    return _pieces(_check_scalar_network(net, "net"), *_check_interval(a, b))
+
+
+def _check_scalar_network(net, name: str) -> ReLUNetwork:
+    if not isinstance(net, ReLUNetwork):
+        raise TypeError(f"{name}: expected a ReLUNetwork, received {type(net).__name__}")
+    if net.weights[0].shape[0] != 1 or net.weights[-1].shape[1] != 1:
+        raise ValueError(f"{name}: expected a network with one input and one output, received "
+                         f"{net.weights[0].shape[0]} inputs and {net.weights[-1].shape[1]} outputs")
+    return net
+
+
+def _pieces(net: ReLUNetwork, a: float, b: float) -> list[tuple[float, float, float]]:
+    """:func:`network_pieces` on checked arguments."""
     intervals = [(a, b, np.ones(1), np.zeros(1))]  # on [left, right]: h = alpha * x + beta
     last = len(net.weights) - 1
     for layer, (W, bias) in enumerate(zip(net.weights, net.biases)):
@@ -244,7 +270,7 @@ def count_linear_pieces(f, a: float = 0.0, b: float = 1.0, n: int = 2**14, *, rt
     Method:
 
     * a ``ReLUNetwork`` with one input and one output: exact. The breakpoints are found
-      layer by layer (see ``_network_pieces``), the slope on each resulting interval is
+      layer by layer (see ``network_pieces``), the slope on each resulting interval is
       computed from the weights, and neighbouring intervals with equal slopes are merged
       (relative tolerance ``rtol``). ``n`` is not used.
     * any other vectorised callable: on a grid of ``n + 1`` equally spaced points, the
@@ -272,10 +298,7 @@ def count_linear_pieces(f, a: float = 0.0, b: float = 1.0, n: int = 2**14, *, rt
     """
     a, b = _check_interval(a, b)
     if isinstance(f, ReLUNetwork):
-        if f.weights[0].shape[0] != 1 or f.weights[-1].shape[1] != 1:
-            raise ValueError("f: expected a network with one input and one output, received "
-                             f"{f.weights[0].shape[0]} inputs and {f.weights[-1].shape[1]} outputs")
-        pieces = _network_pieces(f, a, b)
+        pieces = _pieces(_check_scalar_network(f, "f"), a, b)
         return _merge_slopes(np.array([slope for _, _, slope in pieces]), rtol)
     x = np.linspace(a, b, check_int("n", n, 1) + 1)
     y = _evaluate(f, x)

@@ -134,13 +134,13 @@ def test_bad_arguments(call, exc, match):
 
 @pytest.mark.parametrize("seed", range(5))
 def test_exact_pieces_agree_with_forward_pass_of_random_networks(seed):
-    from mlp_ref.approximation import _network_pieces
+    from mlp_ref.approximation import network_pieces
 
     rng = np.random.default_rng(seed)
     sizes = [1, 6, 5, 1]
     net = ReLUNetwork([rng.normal(size=(i, o)) for i, o in zip(sizes[:-1], sizes[1:])],
                       [rng.normal(size=o) for o in sizes[1:]])
-    pieces = _network_pieces(net, -3.0, 3.0)
+    pieces = network_pieces(net, -3.0, 3.0)
     assert pieces[0][0] == -3.0 and pieces[-1][1] == 3.0
     assert all(p[1] == q[0] for p, q in zip(pieces[:-1], pieces[1:]))  # contiguous
     for lo, hi, slope in pieces:
@@ -150,3 +150,17 @@ def test_exact_pieces_agree_with_forward_pass_of_random_networks(seed):
         np.testing.assert_allclose(np.diff(y) / np.diff(x), slope, rtol=1e-7, atol=1e-9)
     # A dense grid can only see at least as many slope changes as there really are.
     assert count_linear_pieces(net, -3.0, 3.0) <= count_linear_pieces(lambda x: net(x), -3.0, 3.0, n=60_000)
+
+
+@pytest.mark.parametrize("net, a, b, exc, match", [
+    ("not a network", 0.0, 1.0, TypeError, "net: expected a ReLUNetwork, received str"),
+    (ReLUNetwork([np.ones((2, 3)), np.ones((3, 1))], [np.zeros(3), np.zeros(1)]), 0.0, 1.0, ValueError,
+     "net: expected a network with one input and one output, received 2 inputs and 1 outputs"),
+    (ReLUNetwork([np.ones((1, 3)), np.ones((3, 1))], [np.zeros(3), np.zeros(1)]), 1.0, 0.0, ValueError,
+     "expected a < b"),
+])
+def test_network_pieces_rejects_bad_arguments(net, a, b, exc, match):
+    from mlp_ref.approximation import network_pieces
+
+    with pytest.raises(exc, match=match):
+        network_pieces(net, a, b)
