@@ -26,6 +26,7 @@ import platform
 import time
 from pathlib import Path
 
+from lab_files import is_lab
 from mkdocs.structure.toc import get_toc
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,7 +63,12 @@ def _enabled() -> bool:
 
 
 def on_pre_page(page, config, files):
-    if not (_enabled() and page.file.src_uri.startswith("labs/") and page.file.src_uri.endswith(".py")):
+    """Wrap a lab's render: from the cache when its key matches, else executed and stored.
+
+    Either way the page gets ``notebook_seconds``, how long executing the notebook took (in
+    the run that made a cached entry), which hooks/reader_downloads.py states on the page.
+    """
+    if not is_lab(page.file.src_uri):
         return page
     jupyter = config.plugins.get("mkdocs-jupyter")
     settings = dict(jupyter.config) if jupyter is not None else {}
@@ -71,7 +77,7 @@ def on_pre_page(page, config, files):
     execute = page.render  # mkdocs-jupyter's render: converts and executes the notebook
 
     def render(config, files):
-        if entry.is_file():
+        if _enabled() and entry.is_file():
             cached = json.loads(entry.read_text(encoding="utf-8"))
             page.content, page.title = cached["content"], cached["title"]
             page.toc = get_toc(cached["toc"])
@@ -80,6 +86,8 @@ def on_pre_page(page, config, files):
         start = time.perf_counter()
         execute(config, files)
         page.notebook_seconds = time.perf_counter() - start
+        if not _enabled():
+            return
         CACHE.mkdir(parents=True, exist_ok=True)
         for old in CACHE.glob(f"{page.file.src_uri.replace('/', '_')}-*.json"):
             old.unlink()

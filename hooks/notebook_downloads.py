@@ -16,18 +16,13 @@ import re
 from pathlib import Path, PurePosixPath
 
 import jupytext
+from lab_files import is_lab
 from mkdocs.structure.files import File, Files
-
-LAB_DIR = "labs/"
-
-
-def _is_lab(src_uri: str) -> bool:
-    return src_uri.startswith(LAB_DIR) and src_uri.endswith(".py")
 
 
 def on_files(files: Files, config) -> Files:
     for file in list(files):
-        if _is_lab(file.src_uri):
+        if is_lab(file.src_uri):
             notebook = jupytext.read(file.abs_src_path, fmt="py:percent")
             target = str(PurePosixPath(file.src_uri).with_suffix(".ipynb"))
             files.append(File.generated(config, target, content=jupytext.writes(notebook, fmt="ipynb")))
@@ -59,7 +54,7 @@ def _externalize_styles(html: str) -> str:
 
 
 def on_page_content(html: str, page, config, files) -> str:
-    if not _is_lab(page.file.src_uri):
+    if not is_lab(page.file.src_uri):
         return html
     html = CDN_SCRIPT.sub("", html)
     html = _externalize_styles(html)

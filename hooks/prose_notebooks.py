@@ -10,18 +10,14 @@ An expression that does not evaluate, or one left over, fails the build.
 
 from __future__ import annotations
 
-import json
 import re
 
+from lab_files import edit_markdown_cells, is_lab
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import Files
 
 EXPRESSION = re.compile(r"\{@(?![%#])(?P<expr>.*?)@\}", re.DOTALL)
 _state: dict = {}
-
-
-def _is_lab(src_uri: str, suffix: str) -> bool:
-    return src_uri.startswith("labs/") and src_uri.endswith(suffix)
 
 
 def _render(text: str, where: str) -> str:
@@ -48,17 +44,13 @@ def on_config(config):
 
 def on_files(files: Files, config) -> Files:
     for file in files:
-        if _is_lab(file.src_uri, ".ipynb"):
-            notebook = json.loads(file.content_string)
-            for cell in notebook["cells"]:
-                if cell["cell_type"] == "markdown":
-                    source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
-                    cell["source"] = _render(source, file.src_uri).splitlines(keepends=True)
-            file.content_string = json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
+        if is_lab(file.src_uri, ".ipynb"):
+            file.content_string = edit_markdown_cells(file.content_string,
+                                                      lambda source: _render(source, file.src_uri))
     return files
 
 
 def on_page_content(html: str, page, config, files) -> str:
-    if not _is_lab(page.file.src_uri, ".py"):
+    if not is_lab(page.file.src_uri, ".py"):
         return html
     return _render(html, page.file.src_uri)

@@ -10,7 +10,7 @@ Every build makes, from this checkout:
 
 It fills each ``<!-- before-you-start: KIND -->`` marker (``home``, ``lab``, ``exercise``) with
 a "Before you start" box that gives that install line, the Python the pins need and, on a
-lab, how long building the page (which runs every cell) took. It also tells the notebooks
+lab, how long running every cell took (timed by hooks/notebook_cache.py). It also tells the notebooks
 executed during the build that the site is being built (``MLP_SITE_BUILD=1``), so the
 checks that guard the labs' sentences fail the build there and only warn in a reader's run.
 """
@@ -18,19 +18,19 @@ checks that guard the labs' sentences fail the build there and only warn in a re
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from functools import cache
 from importlib import metadata
 from pathlib import Path, PurePosixPath
 
 import markdown as markdown_lib
+from lab_files import edit_markdown_cells, is_lab
+from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 from packaging.markers import default_environment
 from packaging.requirements import Requirement
@@ -137,6 +137,12 @@ def requires_python() -> SpecifierSet:
     return SpecifierSet(project["requires-python"])
 
 
+def lowest_python() -> str:
+    """The lowest Python that mlp_ref declares: the version in ``requires-python``'s ``>=``."""
+    (lowest,) = [spec.version for spec in requires_python() if spec.operator == ">="]
+    return lowest
+
+
 def reader_requirements_text(wheel_url: str, wheel_sha256: str) -> str:
     pins = pinned_requirements()
     names = reader_closure()
@@ -166,8 +172,7 @@ class ReaderDownloads:
         self.requirements_url = f"{base}{DOWNLOADS}/{READER_REQUIREMENTS}"
         self.requirements = reader_requirements_text(self.wheel_url, self.sha256)
         self.version = self.wheel.name.split("-")[1]
-        (lowest,) = [spec.version for spec in requires_python() if spec.operator == ">="]
-        self.python = f"{lowest} or newer"
+        self.python = f"{lowest_python()} or newer"
 
 
 # ---------------------------------------------------------------------------------------
@@ -244,37 +249,24 @@ def on_config(config):
     return config
 
 
-def _notebook_with_box(content: str) -> str:
-    """A downloaded lab notebook (ipynb JSON) with its marker replaced by the quoted box."""
-    notebook = json.loads(content)
-    for cell in notebook["cells"]:
-        if cell["cell_type"] != "markdown":
-            continue
-        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
-        replaced = MARKER.sub(lambda m: _indent(blockquote(box_lines(m["kind"], _state["downloads"])), m["indent"]),
-                              source)
-        cell["source"] = replaced.splitlines(keepends=True)
-    return json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
+def _notebook_box(source: str) -> str:
+    """A downloaded lab notebook's Markdown cell with its marker replaced by the quoted box."""
+    return MARKER.sub(lambda m: _indent(blockquote(box_lines(m["kind"], _state["downloads"])), m["indent"]), source)
 
 
 def on_files(files: Files, config) -> Files:
     downloads: ReaderDownloads = _state["downloads"]
     for file in files:
         # The lab notebooks made by hooks/notebook_downloads.py (listed before this hook).
-        if file.src_uri.startswith("labs/") and file.src_uri.endswith(".ipynb"):
-            file.content_string = _notebook_with_box(file.content_string)
+        if is_lab(file.src_uri, ".ipynb"):
+            file.content_string = edit_markdown_cells(file.content_string, _notebook_box)
     files.append(File.generated(config, f"{DOWNLOADS}/{downloads.wheel.name}", content=downloads.wheel_bytes))
     files.append(File.generated(config, f"{DOWNLOADS}/{READER_REQUIREMENTS}", content=downloads.requirements))
     return files
 
 
-def _is_lab(page) -> bool:
-    return page.file.src_uri.startswith("labs/") and page.file.src_uri.endswith(".py")
-
-
 def on_page_markdown(markdown: str, page, config, files) -> str:
-    if _is_lab(page):
-        _state.setdefault("lab_start", {})[page.file.src_uri] = time.perf_counter()
+    if is_lab(page.file.src_uri):  # rendered from the notebook: see on_page_content
         return markdown
     downloads = _state["downloads"]
     return MARKER.sub(lambda m: _indent(admonition(box_lines(m["kind"], downloads)), m["indent"]), markdown)
@@ -285,11 +277,12 @@ RENDERED_MARKER = re.compile(r"(?:<!--|&lt;!--)\s*before-you-start:\s*(?P<kind>[
 
 
 def on_page_content(html: str, page, config, files) -> str:
-    if not _is_lab(page):
+    if not is_lab(page.file.src_uri):
         return html
-    seconds = time.perf_counter() - _state["lab_start"].pop(page.file.src_uri)
-    # With hooks/notebook_cache.py, the time of the run that executed it (perhaps an earlier build).
-    seconds = getattr(page, "notebook_seconds", seconds)
+    # Timed by hooks/notebook_cache.py: the run that executed the notebook (perhaps an earlier build's).
+    seconds = getattr(page, "notebook_seconds", None)
+    if seconds is None:
+        raise PluginError(f"{page.file.src_uri}: no notebook_seconds; hooks/notebook_cache.py must be in mkdocs.yml")
     notebook = "../" + PurePosixPath(page.file.src_uri).with_suffix(".ipynb").name
 
     def box(match: re.Match) -> str:

@@ -10,12 +10,30 @@ block before it, so only the last block of a chain could show what it prints) an
 
 from __future__ import annotations
 
+import importlib.util
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
+HOOKS = ROOT / "hooks"
+
+
+def load_hook(name: str) -> ModuleType:
+    """``hooks/<name>.py`` loaded as MkDocs loads a hook: its folder on ``sys.path`` meanwhile
+    (so it can import ``lab_files``), and registered under its name (dataclasses need that)."""
+    spec = importlib.util.spec_from_file_location(name, HOOKS / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    sys.path.insert(0, str(HOOKS))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(HOOKS))
+    return module
 SNIPPETS = ROOT / "snippets"
 
 MARKER = re.compile(r"^<!--\s*pytest-codeblocks:(?P<keyword>.*?)\s*-->$")

@@ -8,16 +8,13 @@ the cache worth having.
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
 
 import pytest
 
 from tests import pagekit
 
-spec = importlib.util.spec_from_file_location("notebook_cache", pagekit.ROOT / "hooks" / "notebook_cache.py")
-notebook_cache = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(notebook_cache)
+notebook_cache = pagekit.load_hook("notebook_cache")
 
 SETTINGS = {"execute": True, "allow_errors": False}
 

@@ -10,9 +10,7 @@ labelled and carries ``no-copy``.
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from html.parser import HTMLParser
 
 import markdown
@@ -21,10 +19,7 @@ from mkdocs.config import load_config
 
 from tests import pagekit
 
-_spec = importlib.util.spec_from_file_location("reader_blocks", pagekit.ROOT / "hooks" / "reader_blocks.py")
-reader_blocks = importlib.util.module_from_spec(_spec)
-sys.modules.setdefault("reader_blocks", reader_blocks)  # dataclasses look their module up there
-_spec.loader.exec_module(reader_blocks)
+reader_blocks = pagekit.load_hook("reader_blocks")
 
 PAGES = [page for page in pagekit.pages() if pagekit.blocks(page)]
 IDS = [str(page.relative_to(pagekit.DOCS)) for page in PAGES]

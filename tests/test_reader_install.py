@@ -22,7 +22,6 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
-from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import Version
@@ -32,17 +31,7 @@ from tests import pagekit, readerkit
 REQUIREMENTS = pagekit.ROOT / "requirements.txt"
 
 
-def _load_hook():
-    """hooks/reader_downloads.py, which makes the reader's requirements at build time."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("reader_downloads", pagekit.ROOT / "hooks" / "reader_downloads.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-HOOK = _load_hook()
+HOOK = pagekit.load_hook("reader_downloads")  # makes the reader's requirements at build time
 # Two lessons whose blocks the reader's environment runs (every block but the PyTorch tabs).
 LESSONS = ["01-neuron-and-layer.md", "03-forward-pass.md"]
 
@@ -119,11 +108,6 @@ def test_public_pip_cannot_see_this_machines_wheel_folder(tmp_path):
     assert "No matching distribution found for torch==2.13.0+cpu" in result.stderr
 
 
-def lowest_python(spec: str) -> Version:
-    (lowest,) = [Version(item.version) for item in SpecifierSet(spec) if item.operator == ">="]
-    return lowest
-
-
 def pins_rejecting(python: Version, names) -> dict[str, str]:
     """Installed packages among ``names`` whose Requires-Python rejects ``python``."""
     rejecting = {}
@@ -136,11 +120,8 @@ def pins_rejecting(python: Version, names) -> dict[str, str]:
 
 def test_the_python_on_the_pages_is_what_every_reader_pin_supports():
     """mlp_ref's requires-python (stated in the boxes) admits no Python that a reader pin rejects."""
-    import tomllib
-
-    declared = tomllib.loads((pagekit.ROOT / "pyproject.toml").read_text())["project"]["requires-python"]
     closure = HOOK.reader_closure()
-    assert pins_rejecting(lowest_python(declared), closure) == {}
+    assert pins_rejecting(Version(HOOK.lowest_python()), closure) == {}
     # ...and the check can fail: Python 3.10 is too old for the pinned NumPy.
     assert "numpy" in pins_rejecting(Version("3.10"), closure)
 
@@ -209,10 +190,7 @@ def test_before_you_start_box_gives_the_install_line(built_site, server, page):
     assert "Before you start" in text, f"{page}: no 'Before you start' box"
     assert f"pip install -r {server}/downloads/requirements-reader.txt" in text
     assert "before-you-start:" not in html, f"{page}: a marker was left unreplaced"
-    import tomllib
-
-    declared = tomllib.loads((pagekit.ROOT / "pyproject.toml").read_text())["project"]["requires-python"]
-    assert f"You need Python {lowest_python(declared)} or newer." in text
+    assert f"You need Python {HOOK.lowest_python()} or newer." in text
     if page.startswith("labs/"):
         assert re.search(r"Running every cell with the page's settings took \d+ s on the machine that made this page",
                          text)

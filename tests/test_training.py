@@ -7,7 +7,7 @@ import pytest
 
 import mlp_ref.activations
 import mlp_ref.kernels
-from mlp_ref import MLP, History, fit, grad_check, sgd_step
+from mlp_ref import MLP, fit, grad_check, sgd_step
 from mlp_ref.network import Gradients
 
 
