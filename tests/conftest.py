@@ -1,5 +1,7 @@
 """Shared fixtures: one strict build of the whole site per test run, served on 127.0.0.1.
 
+The build starts in the background as soon as the tests are collected (tests/early.py).
+
 The site is built for the address it is served at (``SITE_URL``), because the reader's
 install line on its pages names the site's own ``downloads/`` by absolute URL.
 """
@@ -13,13 +15,15 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 
-from tests import pagekit, timing
+from tests import early, pagekit, timing
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -37,41 +41,45 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def site_port() -> int:
-    return _free_port()
+def _build_and_serve(config: pytest.Config) -> tuple[Path, int]:
+    """Build the site with ``mkdocs build --strict`` (labs executed) and serve it on a free port.
 
-
-@pytest.fixture(scope="session")
-def built_site(tmp_path_factory, site_port):
-    """Build the site with ``mkdocs build --strict`` (labs executed) into a temporary folder."""
-    site = tmp_path_factory.mktemp("site")
-    env = dict(os.environ, SITE_URL=f"http://127.0.0.1:{site_port}/")
+    Runs in the background from the end of collection (tests/early.py). The server lives until
+    the end of the session, in a daemon thread. Returns (site folder, port).
+    """
+    port = _free_port()
+    # pytest's temporary folder of this run (its fixtures are not available in a background job)
+    site = Path(tempfile.mkdtemp(prefix="site-", dir=config._tmp_path_factory.getbasetemp()))
+    env = dict(os.environ, SITE_URL=f"http://127.0.0.1:{port}/")
     # A global MPLBACKEND=Agg would silently drop every notebook figure.
     env.pop("MPLBACKEND", None)
     env.setdefault("NO_MKDOCS_2_WARNING", "1")
-    start = time.perf_counter()
     result = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--clean", "-d", str(site)],
         cwd=pagekit.ROOT, env=env, capture_output=True, text=True, timeout=1800,
     )
-    timing.charge("site build", time.perf_counter() - start)
     if result.returncode != 0:
         pytest.fail(f"mkdocs build --strict failed (exit {result.returncode}):\n{result.stdout}\n{result.stderr[-20000:]}",
                     pytrace=False)
-    return site
+    handler = functools.partial(QuietHandler, directory=str(site))
+    httpd = ReusableServer(("127.0.0.1", port), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return site, port
+
+
+early.register("site", fixture="built_site", stage="site build", work=_build_and_serve)
 
 
 @pytest.fixture(scope="session")
-def server(built_site, site_port):
-    """The built site served on 127.0.0.1 at the address it was built for; yields its base URL."""
-    handler = functools.partial(QuietHandler, directory=str(built_site))
-    httpd = ReusableServer(("127.0.0.1", site_port), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{site_port}"
-    httpd.shutdown()
-    httpd.server_close()
+def built_site(pytestconfig) -> Path:
+    """The folder of the strictly built site (built in the background: tests/early.py)."""
+    return early.result("site", pytestconfig)[0]
+
+
+@pytest.fixture(scope="session")
+def server(pytestconfig) -> str:
+    """The built site served on 127.0.0.1 at the address it was built for: its base URL."""
+    return f"http://127.0.0.1:{early.result('site', pytestconfig)[1]}"
 
 
 @pytest.fixture(scope="session")

@@ -21,11 +21,13 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 
-from tests import pagekit
+from tests import early, pagekit
 
 EXERCISES = sorted((pagekit.DOCS / "exercises").glob("*/test_*.py"))
 
@@ -70,17 +72,18 @@ def starter_of(test_file):
     return test_file.parent / test_file.name.removeprefix("test_")
 
 
-@pytest.fixture(scope="module")
-def runs(tmp_path_factory):
+def run_all(config: pytest.Config) -> dict:
     """Every exercise's three runs (solution, solution without mlp_ref, untouched starter).
 
-    They are independent processes, so they run side by side on every core; each test below
-    reads its own run. Returns {(exercise folder, kind): CompletedProcess}.
+    They are independent processes, so they run side by side on every core, in the background
+    from the end of collection (tests/early.py); each test below reads its own run.
+    Returns {(exercise folder, kind): CompletedProcess}.
     """
     jobs = {}
+    base = config._tmp_path_factory.getbasetemp()  # pytest's temporary folder of this run
     for test_file in EXERCISES:
         name = test_file.parent.name
-        folder = tmp_path_factory.mktemp(name)
+        folder = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=base))
         for kind, source in (("solution", solution_of(test_file)), ("starter", starter_of(test_file))):
             assert source.is_file(), f"no {kind} file at {source}"
             jobs[name, kind] = (test_file, source, folder / kind, None)
@@ -89,6 +92,14 @@ def runs(tmp_path_factory):
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         futures = {key: pool.submit(run_reader_tests, *job) for key, job in jobs.items()}
         return {key: future.result() for key, future in futures.items()}
+
+
+early.register("exercises", fixture="runs", stage="exercises", work=run_all)
+
+
+@pytest.fixture(scope="module")
+def runs(pytestconfig):
+    return early.result("exercises", pytestconfig)
 
 
 @pytest.mark.parametrize("test_file", EXERCISES, ids=[p.parent.name for p in EXERCISES])

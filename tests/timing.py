@@ -1,10 +1,13 @@
 """pytest plugin: at the end of the run, the time each stage of ``make test`` took.
 
 Every test item's setup, call and teardown time is charged to its stage, chosen by where the
-item lives (:func:`stage_of`). The expensive shared fixtures — the strict site build and the
-reader's fresh environment — are charged to stages of their own with :func:`charge`: their
-time is taken out of the item whose setup happened to run them. A timing report, never a
-timed assertion: nothing fails for being slow.
+item lives (:func:`stage_of`). The expensive shared fixtures — the reader's fresh environment
+— are charged to stages of their own with :func:`charge`: their time is taken out of the item
+whose setup happened to run them. Work that runs in the background beside the tests (the site
+build, the exercises: tests/early.py) reports its own run time with :func:`background`, and
+the time a test waited for it is taken out of that test (:func:`waited`), so the stages may
+add up to more than the whole run. A timing report, never a timed assertion: nothing fails
+for being slow.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ STAGES = ("unit tests", "page blocks", "exercises", "site build", "site checks",
           "reader's environment", "reader's side")
 _seconds: dict[str, float] = defaultdict(float)
 _charged_during: dict[str, float] = defaultdict(float)  # nodeid -> fixture seconds charged in its setup
+_background: dict[str, float] = defaultdict(float)  # stage -> seconds run beside the tests
 _current: list[str] = [""]
 _start: list[float] = [0.0]
 
@@ -47,6 +51,18 @@ def charge(stage: str, seconds: float) -> None:
     _charged_during[_current[0]] += seconds
 
 
+def background(stage: str, seconds: float) -> None:
+    """Record the run time of background work of ``stage`` (tests/early.py), beside the tests."""
+    if stage not in STAGES:
+        raise ValueError(f"unknown stage {stage!r}; expected one of {STAGES}")
+    _background[stage] += seconds
+
+
+def waited(seconds: float) -> None:
+    """Take the time a test's setup spent waiting for background work out of that test's stage."""
+    _charged_during[_current[0]] += seconds
+
+
 def pytest_sessionstart(session):
     _start[0] = time.perf_counter()
 
@@ -73,6 +89,9 @@ def pytest_terminal_summary(terminalreporter):
         return
     terminalreporter.section("time by stage")
     for stage in STAGES:
-        if stage in _seconds:
-            terminalreporter.write_line(f"{stage:>28}: {_seconds[stage]:6.1f} s")
+        if stage in _seconds or stage in _background:
+            line = f"{stage:>28}: {_seconds.get(stage, 0.0) + _background.get(stage, 0.0):6.1f} s"
+            if stage in _background:
+                line += "  (in the background, beside the tests)"
+            terminalreporter.write_line(line)
     terminalreporter.write_line(f"{'whole run':>28}: {time.perf_counter() - _start[0]:6.1f} s")
