@@ -10,7 +10,7 @@ Every build makes, from this checkout:
 
 It fills each ``<!-- before-you-start: KIND -->`` marker (``home``, ``lab``, ``exercise``) with
 a "Before you start" box that gives that install line, the Python the pins need and, on a
-lab, how long running every cell took (timed by hooks/notebook_cache.py). It also tells the notebooks
+lab, how long running every cell took (timed by hooks/render_cache.py). It also tells the notebooks
 executed during the build that the site is being built (``MLP_SITE_BUILD=1``), so the
 checks that guard the labs' sentences fail the build there and only warn in a reader's run.
 """
@@ -279,10 +279,10 @@ RENDERED_MARKER = re.compile(r"(?:<!--|&lt;!--)\s*before-you-start:\s*(?P<kind>[
 def on_page_content(html: str, page, config, files) -> str:
     if not is_lab(page.file.src_uri):
         return html
-    # Timed by hooks/notebook_cache.py: the run that executed the notebook (perhaps an earlier build's).
-    seconds = getattr(page, "notebook_seconds", None)
+    # Timed by hooks/render_cache.py: the run that executed the notebook (perhaps an earlier build's).
+    seconds = getattr(page, "render_seconds", None)
     if seconds is None:
-        raise PluginError(f"{page.file.src_uri}: no notebook_seconds; hooks/notebook_cache.py must be in mkdocs.yml")
+        raise PluginError(f"{page.file.src_uri}: no render_seconds; hooks/render_cache.py must be in mkdocs.yml")
     notebook = "../" + PurePosixPath(page.file.src_uri).with_suffix(".ipynb").name
 
     def box(match: re.Match) -> str:

@@ -1,0 +1,186 @@
+"""Rendered pages, cached under a key of everything their output depends on.
+
+Rendering a page runs code: a lesson's markdown-exec blocks make its tables, traces and
+figures with ``mlp_ref``; a lab is a notebook executed by mkdocs-jupyter. Most edits change
+none of that code's inputs — a sentence of one lesson leaves every other page as it was — so
+this hook wraps each page's render (after the plugins replaced it: hooks run last) and keys
+the result on:
+
+- the page's text at render time (a lesson's Markdown after the macros and hooks that run
+  before the render; a lab's notebook source);
+- every file of the code a render may run: ``mlp_ref``, ``prose``, ``snippets``, ``hooks``
+  and the exercises (:data:`CODE`), ``requirements.txt`` and ``mkdocs.yml``, the Python
+  version, the environment variables a cell reads (:data:`ENVIRONMENT`), and the render's
+  settings (the site's list of pages; mkdocs-jupyter's options for a lab). The site's address
+  is left out: it enters a page only as text, which the entry stores with a placeholder
+  (:data:`SITE`), so a build for another port (each test run has its own) finds the entry;
+- the files under ``docs/`` that the render read (the home page's map reads every lesson's
+  Prerequisites): recorded while it runs, and checked again, by content, before an entry is
+  used.
+
+A change to any of them renders the page again; nothing else does, so a cached page is the
+page that the same code would make now. (MkDocs's own ``serve`` keeps imported modules; the
+cache and :func:`on_pre_build` make sure an edit of ``mlp_ref`` during ``make serve`` re-imports
+it and renders again every page whose code could use it.) The cache lives in
+``.cache/pages/``, one entry per page (a new entry replaces the page's old one).
+``MLP_CACHE=0`` turns it off; a fresh clone (CI) has none. Every page gets ``render_seconds``:
+how long its render took, in the run that made it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+from lab_files import is_lab
+from mkdocs.structure.toc import get_toc
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+CACHE = ROOT / ".cache" / "pages"
+SWITCH = "MLP_CACHE"
+# Folders of code that a page's render may run; every file in them is part of every key.
+CODE = ("mlp_ref", "prose", "snippets", "hooks", "docs/exercises")
+FILES = ("requirements.txt", "mkdocs.yml")
+# Environment variables that a cell reads or that change what it prints.
+ENVIRONMENT = ("MLP_SITE_BUILD", "MNIST_DIR", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MPLBACKEND")
+# Packages of this checkout that a render imports: dropped before each build (see on_pre_build).
+OWN_PACKAGES = ("mlp_ref", "prose")
+
+
+def enabled() -> bool:
+    return os.environ.get(SWITCH, "1") != "0"
+
+
+def code_files(root: Path = ROOT) -> list[Path]:
+    """Every file of :data:`CODE` and :data:`FILES` under ``root``, in a fixed order."""
+    found = [path for folder in CODE for path in (root / folder).rglob("*")
+             if path.is_file() and "__pycache__" not in path.parts]
+    return sorted(found) + [root / name for name in FILES]
+
+
+def cache_key(text: str, settings: dict, root: Path = ROOT) -> str:
+    """A digest of a page's ``text``, ``settings``, the code it may run and the environment."""
+    digest = hashlib.sha256(text.encode() + b"\0")
+    for path in code_files(root):
+        if path.is_file():
+            digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    digest.update(platform.python_version().encode())
+    digest.update(json.dumps(settings, sort_keys=True, default=str).encode())
+    digest.update(json.dumps({name: os.environ.get(name) for name in ENVIRONMENT}, sort_keys=True).encode())
+    return digest.hexdigest()[:24]
+
+
+def file_digest(path: Path) -> str | None:
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
+
+
+# --- the files under docs/ a render reads, seen through Python's audit events ----------------
+_reads: list[set[str]] = []  # while a render runs: the files it opened
+
+
+def _audit(event: str, args: tuple) -> None:
+    if event == "open" and _reads and isinstance(args[0], (str, os.PathLike)):
+        path = Path(os.path.abspath(args[0]))
+        if path.is_relative_to(DOCS):
+            _reads[-1].add(path.relative_to(ROOT).as_posix())
+
+
+sys.addaudithook(_audit)  # an audit hook cannot be removed; it records only inside a render
+
+
+def reads_unchanged(reads: dict[str, str | None], root: Path = ROOT) -> bool:
+    """Whether every file a cached render read still has the content it had then."""
+    return all(file_digest(root / name) == digest for name, digest in reads.items())
+
+
+# --- what a render leaves on the page, stored and restored --------------------------------
+def _toc_tokens(toc) -> list[dict]:
+    return [{"level": link.level, "id": link.id, "name": link.title, "children": _toc_tokens(link.children)}
+            for link in toc]
+
+
+def _saved(page) -> dict:
+    state = {"content": page.content, "toc": _toc_tokens(page.toc)}
+    if is_lab(page.file.src_uri):
+        state["title"] = page.title  # mkdocs-jupyter sets the title itself
+    else:  # what MkDocs's Page.render leaves for the title and the anchor validation
+        state["title_from_render"] = page._title_from_render
+        state["anchor_ids"] = sorted(page.present_anchor_ids)
+        links = getattr(page, "links_to_anchors", None)
+        state["links"] = None if links is None else [[target.src_uri, anchors] for target, anchors in links.items()]
+    return state
+
+
+def _restore(page, state: dict, files) -> None:
+    page.content, page.toc = state["content"], get_toc(state["toc"])
+    if "title" in state:
+        page.title = state["title"]
+        return
+    page._title_from_render = state["title_from_render"]
+    page.present_anchor_ids = set(state["anchor_ids"])
+    if state["links"] is not None:
+        page.links_to_anchors = {files.get_file_from_path(src): anchors for src, anchors in state["links"]}
+
+
+def _settings(page, config, files) -> dict:
+    if is_lab(page.file.src_uri):
+        jupyter = config.plugins.get("mkdocs-jupyter")
+        return dict(jupyter.config) if jupyter is not None else {}
+    return {"pages": sorted(f.src_uri for f in files.documentation_pages())}
+
+
+# The site's address enters a page only as text (the install line names the site's downloads by
+# URL), and the tests build for a new port each run: keys and entries hold this instead.
+SITE = "\x00site_url\x00"
+
+
+def _without_site(text: str, config) -> str:
+    return text.replace(config.site_url, SITE) if config.site_url else text
+
+
+def on_pre_build(config):
+    """Forget this checkout's modules, so that a rebuild in ``mkdocs serve`` runs today's code."""
+    for name in [n for n in sys.modules if n.split(".")[0] in OWN_PACKAGES]:
+        del sys.modules[name]
+
+
+def on_pre_page(page, config, files):
+    """Wrap the page's render: from the cache when its key matches, else rendered and stored."""
+    render = page.render  # MkDocs's, or mkdocs-jupyter's for a lab
+    prefix = page.file.src_uri.replace("/", "_")
+
+    def cached_render(config, files):
+        text = Path(page.file.abs_src_path).read_text(encoding="utf-8") if is_lab(page.file.src_uri) else page.markdown
+        entry = CACHE / f"{prefix}-{cache_key(_without_site(text, config), _settings(page, config, files))}.json"
+        if enabled() and entry.is_file():
+            stored = json.loads(entry.read_text(encoding="utf-8"))
+            if reads_unchanged(stored["reads"]):
+                stored["page"]["content"] = stored["page"]["content"].replace(SITE, config.site_url or "")
+                _restore(page, stored["page"], files)
+                page.render_seconds = stored["seconds"]  # how long the render that made it took
+                return
+        _reads.append(set())
+        start = time.perf_counter()
+        try:
+            render(config, files)
+        finally:
+            reads = _reads.pop()
+        page.render_seconds = time.perf_counter() - start
+        if enabled():
+            CACHE.mkdir(parents=True, exist_ok=True)
+            for old in CACHE.glob(f"{prefix}-*.json"):
+                old.unlink()
+            state = _saved(page)
+            state["content"] = _without_site(state["content"], config)
+            entry.write_text(json.dumps({"page": state, "seconds": page.render_seconds,
+                                         "reads": {name: file_digest(ROOT / name) for name in sorted(reads)}}),
+                             encoding="utf-8")
+
+    page.render = cached_render
+    return page
