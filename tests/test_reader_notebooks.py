@@ -6,17 +6,25 @@ fixture), in an empty folder, outside the site build (``MLP_SITE_BUILD`` unset).
 as downloaded and once with its settings changed in the first code cell, as a student would
 change them; both runs must complete. With the page's settings no statement of the page may
 warn; with changed settings the notebook says that the run is not the page's.
+
+A run is not repeated when an earlier one completed with the same key (:func:`run_key`: the
+code cells, the reader's environment, which pins mlp_ref's wheel by SHA-256, the files beside
+the notebook, the environment variables a cell reads): the checks then read that run's
+outputs. ``MLP_CACHE=0`` runs everything.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import os
+import platform
 import re
 import time
 import urllib.request
 from dataclasses import dataclass
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -24,7 +32,13 @@ from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 
+from tests import pagekit
+
 CLAIM_WARNING = "ClaimWarning"
+BUILD_CACHE = pagekit.load_hook("render_cache")
+CACHE_SWITCH = BUILD_CACHE.SWITCH  # one switch for the site build's labs and the students' runs
+# What a lab cell reads from the environment, but for the two that a student's run removes.
+ENVIRONMENT = tuple(name for name in BUILD_CACHE.ENVIRONMENT if name not in ("MLP_SITE_BUILD", "MPLBACKEND"))
 # (lab, {setting: new value}) for the edited run: a shorter run, as a student might try first.
 EDITS = {
     "digits": {"EPOCHS": "3", "SEEDS": "2", "STUDY": "[[64, 32, 10], [64, 32, 16, 10]]"},
@@ -67,6 +81,7 @@ class Run:
     notebook: nbformat.NotebookNode
     seconds: float = 0.0
     error: BaseException | None = None
+    cached: bool = False  # the outputs of an earlier run with the same key (see run_key)
 
 
 async def _execute_all(clients: dict, runs: dict, parallel: int) -> None:
@@ -84,13 +99,60 @@ async def _execute_all(clients: dict, runs: dict, parallel: int) -> None:
     await asyncio.gather(*(one(key) for key in clients))
 
 
+CACHE = pagekit.ROOT / ".cache" / "reader-notebooks"
+
+
+def run_key(notebook, reader_python: Path, workdir: Path) -> str:
+    """A digest of everything a student's run depends on; the same key gives the same run.
+
+    It covers the code cells (the Markdown cells execute nothing), the reader's environment
+    (its folder is named by the digest of the requirements it installed, which pin mlp_ref's
+    wheel by SHA-256), the Python, the files put beside the notebook, the environment variables a
+    cell reads, and this test file (how the notebook is run).
+    """
+    digest = hashlib.sha256()
+    for cell in notebook.cells:
+        if cell.cell_type == "code":
+            digest.update(cell.source.encode() + b"\0")
+    digest.update(reader_python.parent.parent.name.encode() + platform.python_version().encode())
+    for path in sorted(workdir.iterdir()):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    digest.update(json.dumps({name: os.environ.get(name) for name in ENVIRONMENT}, sort_keys=True).encode())
+    digest.update(Path(__file__).read_bytes())
+    return digest.hexdigest()[:24]
+
+
+def from_cache(entry: Path, notebook) -> Run | None:
+    """The run stored in ``entry``, its outputs put into ``notebook`` (the fresh download)."""
+    if os.environ.get(CACHE_SWITCH, "1") == "0" or not entry.is_file():
+        return None
+    stored = json.loads(entry.read_text(encoding="utf-8"))
+    ran = nbformat.reads(json.dumps(stored["notebook"]), as_version=4)
+    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    for cell, done in zip(code, (c for c in ran.cells if c.cell_type == "code"), strict=True):
+        cell.outputs = done.outputs
+    return Run(notebook, seconds=stored["seconds"], cached=True)
+
+
+def store(entry: Path, run: Run) -> None:
+    """Keep a completed run (a failed one is never kept: it runs again next time)."""
+    if run.error is None and os.environ.get(CACHE_SWITCH, "1") != "0":
+        for old in entry.parent.glob(entry.name.rsplit("-", 1)[0] + "-*.json"):  # this run's old keys
+            old.unlink()
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        entry.write_text(json.dumps({"notebook": run.notebook, "seconds": run.seconds}), encoding="utf-8")
+
+
 @pytest.fixture(scope="module")
 def student_runs(server, reader_env, tmp_path_factory):
     """Each lab downloaded and run as it is, and run with its settings edited: {(lab, kind): Run}.
 
     The four runs are separate kernels, so they run two at a time (one per core of this machine).
+    A run whose key (:func:`run_key`) matches a completed run in ``.cache/reader-notebooks/`` is
+    not repeated: it would execute the same code in the same environment. ``MLP_CACHE=0``
+    turns that off, and a fresh clone (CI) has no cache.
     """
-    clients, runs = {}, {}
+    clients, runs, entries = {}, {}, {}
     for lab in sorted(EDITS):
         for kind in ("as downloaded", "edited"):
             notebook = download(server, lab)
@@ -98,12 +160,17 @@ def student_runs(server, reader_env, tmp_path_factory):
             if kind == "edited":
                 edit_settings(notebook, EDITS[lab])
                 (workdir / "my_words.txt").write_text("\n".join(MY_WORDS) + "\n", encoding="utf-8")
-            clients[lab, kind] = client_for(notebook, reader_env, workdir)
-            runs[lab, kind] = Run(notebook)
+            entry = CACHE / f"{lab}-{kind.replace(' ', '_')}-{run_key(notebook, reader_env, workdir)}.json"
+            runs[lab, kind] = from_cache(entry, notebook)
+            if runs[lab, kind] is None:
+                clients[lab, kind] = client_for(notebook, reader_env, workdir)
+                runs[lab, kind], entries[lab, kind] = Run(notebook), entry
     with pytest.MonkeyPatch.context() as patch:
         patch.delenv("MLP_SITE_BUILD", raising=False)  # a student's run, not the site build
         patch.delenv("MPLBACKEND", raising=False)
         asyncio.run(_execute_all(clients, runs, parallel=max(1, min(2, os.cpu_count() or 1))))
+    for key, entry in entries.items():
+        store(entry, runs[key])
     return runs
 
 
@@ -134,7 +201,7 @@ def test_downloaded_notebook_runs_as_downloaded(lab, student_runs):
     assert "Before you start" in "".join(c.source for c in run.notebook.cells if c.cell_type == "markdown")
     text = finished(run, f"{lab}, as downloaded,")
     assert CLAIM_WARNING not in text, f"{lab}: a statement of the page warned in a run with its own settings"
-    print(f"{lab}: ran as downloaded in {run.seconds:.0f} s")
+    print(f"{lab}: ran as downloaded in {run.seconds:.0f} s" + (" (an earlier run with the same key)" if run.cached else ""))
 
 
 @pytest.mark.parametrize("lab", sorted(EDITS))
@@ -145,4 +212,26 @@ def test_downloaded_notebook_runs_with_changed_settings(lab, student_runs):
     assert re.search(r"--epochs 3\b" if lab == "digits" else r"--steps 300\b", text), text[:2000]
     if lab == "charlm":
         assert "my_words.txt" in text
-    print(f"{lab}: ran with changed settings in {run.seconds:.0f} s")
+    print(f"{lab}: ran with changed settings in {run.seconds:.0f} s" + (" (an earlier run with the same key)" if run.cached else ""))
+
+
+def test_the_run_key_changes_with_everything_a_run_depends_on(tmp_path, monkeypatch):
+    """Same code, environment and files: same key; any one of them changed: a new key."""
+    env = tmp_path / "reader-env" / "abc" / "bin" / "python"
+    work = tmp_path / "work"
+    work.mkdir()
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Lab"),
+                                               nbformat.v4.new_code_cell("EPOCHS = 25")])
+    key = run_key(notebook, env, work)
+    notebook.cells[0].source = "# Lab, reworded"  # prose executes nothing
+    assert run_key(notebook, env, work) == key
+    changed_code = nbformat.from_dict(notebook)
+    changed_code.cells[1].source = "EPOCHS = 3"
+    other_env = tmp_path / "reader-env" / "abd" / "bin" / "python"  # other pins or another mlp_ref wheel
+    assert len({key, run_key(changed_code, env, work), run_key(notebook, other_env, work)}) == 3
+    (work / "my_words.txt").write_text("kalo\n", encoding="utf-8")
+    with_file = run_key(notebook, env, work)
+    (work / "my_words.txt").write_text("kalon\n", encoding="utf-8")
+    assert len({key, with_file, run_key(notebook, env, work)}) == 3
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "7")
+    assert run_key(notebook, env, work) not in {key, with_file}
