@@ -130,41 +130,52 @@ PHONE_LAYOUT = """() => ({
 })"""
 
 
-def observe(browser, server, evaluations: dict[str, str], **context_options) -> dict[str, dict]:
-    """Open every page once (MathJax finished) and run ``evaluations`` there: {source: results}.
+VIEWPORTS = {
+    "desktop": ({"math": MATH_STATS, "images": IMAGES}, {}),
+    "phone": ({"layout": PHONE_LAYOUT}, {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}),
+}
 
-    Each page's results hold ``problems`` (console errors, failed or foreign requests) and one
-    entry per evaluation, so that the checks below share one visit per page and viewport.
+
+def observe(browser, server) -> dict[str, dict[str, dict]]:
+    """Open every page once per viewport (MathJax finished) and run that viewport's evaluations.
+
+    Returns {viewport: {source: results}}; each page's results hold ``problems`` (console errors,
+    failed or foreign requests) and one entry per evaluation, so that the checks below share one
+    visit per page and viewport. One page per core is in flight: while this process reads one,
+    the next ones load and typeset in the browser, desktop and phone visits in one stream.
     """
-    observed = {}
-    urls = page_urls(server)
-    # Pages load and typeset side by side, one per core: the next ones start loading in the
-    # browser while this process waits for the first.
-    step = max(1, os.cpu_count() or 1)
-    for first in range(0, len(urls), step):
-        visits = [(source, PageVisit(browser, url, background=True, **context_options))
-                  for source, url in urls[first:first + step]]
-        for source, visit in visits:
-            visit.settle()
-            visit.page.wait_for_function("() => !window.MathJax || (MathJax.startup && MathJax.startup.promise)")
-            visit.page.evaluate("() => window.MathJax && MathJax.startup.promise")
-            observed[source] = {name: visit.page.evaluate(script) for name, script in evaluations.items()}
-            observed[source]["problems"] = list(visit.problems)
-            visit.close()
+    queue = [(viewport, source, url) for viewport in VIEWPORTS for source, url in page_urls(server)]
+    observed: dict[str, dict[str, dict]] = {viewport: {} for viewport in VIEWPORTS}
+    in_flight: list[tuple[str, str, PageVisit]] = []
+    window = max(1, os.cpu_count() or 1)
+    while queue or in_flight:
+        while queue and len(in_flight) < window:
+            viewport, source, url = queue.pop(0)
+            in_flight.append((viewport, source, PageVisit(browser, url, background=True, **VIEWPORTS[viewport][1])))
+        viewport, source, visit = in_flight.pop(0)
+        visit.settle()
+        visit.page.wait_for_function("() => !window.MathJax || (MathJax.startup && MathJax.startup.promise)")
+        visit.page.evaluate("() => window.MathJax && MathJax.startup.promise")
+        results = {name: visit.page.evaluate(script) for name, script in VIEWPORTS[viewport][0].items()}
+        observed[viewport][source] = {**results, "problems": list(visit.problems)}
+        visit.close()
     return observed
 
 
 @pytest.fixture(scope="module")
-def desktop(browser, server):
-    observed = observe(browser, server, {"math": MATH_STATS, "images": IMAGES})
-    STATS["pages checked in the browser"] += len(observed)
-    return observed
+def visits(browser, server):
+    return observe(browser, server)
 
 
 @pytest.fixture(scope="module")
-def phone(browser, server):
-    return observe(browser, server, {"layout": PHONE_LAYOUT},
-                   viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+def desktop(visits):
+    STATS["pages checked in the browser"] = len(visits["desktop"])
+    return visits["desktop"]
+
+
+@pytest.fixture(scope="module")
+def phone(visits):
+    return visits["phone"]
 
 
 def test_every_page_loads_cleanly(desktop):
