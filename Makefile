@@ -7,13 +7,14 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 HOST   ?= 127.0.0.1:8000
 
-.PHONY: help serve site test bench lock clean
+.PHONY: help serve site test bench serve-timing lock clean
 
 help:
 	@echo "make serve  - build the site and serve it on http://$(HOST) with live reload"
 	@echo "make test   - run every check: mlp_ref, page code, snippets, strict build, browser"
 	@echo "make site   - build the static site into site/"
 	@echo "make bench  - run the benchmarks (ratios against peers measured in the same run)"
+	@echo "make serve-timing - how quickly the live preview follows an edit of prose and of mlp_ref"
 	@echo "make lock   - re-resolve requirements.in into the pins of requirements.txt"
 
 # Re-installs whenever the pins or the package metadata change.
@@ -35,6 +36,9 @@ test: $(STAMP)
 bench: $(STAMP)
 	@set -e; for script in benchmarks/bench_*.py; do \
 		echo "== $$script"; $(BIN)/python $$script; done
+
+serve-timing: $(STAMP)
+	$(BIN)/python benchmarks/serve_timing.py
 
 # Resolve the top-level requirements afresh in a throw-away environment and freeze the result.
 # pip runs with its defaults only (no configuration file, no PIP_* variable), as on a reader's

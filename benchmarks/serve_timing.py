@@ -1,0 +1,122 @@
+"""How quickly ``make serve`` follows an edit: the live-preview timings of the README.
+
+It copies this checkout (its tracked files and its ``.cache/``) into a temporary folder, runs
+``mkdocs serve`` there on a free port with this environment's Python, and prints:
+
+1. the seconds from the command until the home page answers;
+2. after one sentence is added to lesson 1's prose, the seconds until the served lesson shows
+   it, and which pages were rendered again (their cache entry changed);
+3. after one comment line is added to ``mlp_ref/activations.py``, the seconds until the site is
+   rebuilt, and which pages were rendered again: every page, labs included, because every
+   render's key covers all of ``mlp_ref`` (hooks/render_cache.py) — no output of the old code
+   survives.
+
+The copy is edited, never the checkout. Timings depend on the machine and its load: this
+prints them, it asserts nothing. Run: ``python benchmarks/serve_timing.py`` (``make serve-timing``).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LESSON = "docs/lessons/01-neuron-and-layer.md"
+SENTENCE = "A sentence added to time the live preview."
+BUILT = "Documentation built in"
+
+
+def copy_checkout(target: Path) -> None:
+    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    for name in filter(None, tracked.decode().split("\0")):
+        if (ROOT / name).is_file():
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, target / name)
+    if (ROOT / ".cache").is_dir():
+        shutil.copytree(ROOT / ".cache", target / ".cache", symlinks=True,
+                        ignore=shutil.ignore_patterns("reader-env", "reader-notebooks"))
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def fetch(url: str) -> str | None:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.read().decode()
+    except OSError:
+        return None
+
+
+def wait_for(condition, timeout: float = 900.0, step: float = 0.1) -> float:
+    start = time.perf_counter()
+    while not condition():
+        if time.perf_counter() - start > timeout:
+            raise TimeoutError(f"not done after {timeout:.0f} s")
+        time.sleep(step)
+    return time.perf_counter() - start
+
+
+def entries(folder: Path) -> set[str]:
+    return {path.name for path in (folder / ".cache" / "pages").glob("*.json")}
+
+
+def rerendered(before: set[str], after: set[str]) -> list[str]:
+    return sorted(name.rsplit("-", 1)[0] for name in after - before)
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory(prefix="serve-timing-") as tmp:
+        folder = Path(tmp)
+        copy_checkout(folder)
+        port = free_port()
+        log: list[str] = []
+        env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+        env.pop("MPLBACKEND", None)
+        start = time.perf_counter()
+        serve = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "--dev-addr", f"127.0.0.1:{port}"],
+                                 cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        threading.Thread(target=lambda: log.extend(serve.stdout), daemon=True).start()
+        base = f"http://127.0.0.1:{port}"
+        try:
+            wait_for(lambda: fetch(f"{base}/") is not None or serve.poll() is not None)
+            if serve.poll() is not None:
+                print("".join(log))
+                return 1
+            print(f"first page answered: {time.perf_counter() - start:.1f} s after the command")
+
+            builds, before = sum(BUILT in line for line in log), entries(folder)
+            lesson = folder / LESSON
+            lesson.write_text(lesson.read_text(encoding="utf-8") + f"\n{SENTENCE}\n", encoding="utf-8")
+            seconds = wait_for(lambda: SENTENCE in (fetch(f"{base}/lessons/01-neuron-and-layer/") or ""))
+            wait_for(lambda: sum(BUILT in line for line in log) > builds)
+            print(f"lesson 1 prose edited: the served page showed it {seconds:.1f} s later; "
+                  f"rendered again: {', '.join(rerendered(before, entries(folder))) or 'none'}")
+
+            builds, before = sum(BUILT in line for line in log), entries(folder)
+            code = folder / "mlp_ref" / "activations.py"
+            code.write_text(code.read_text(encoding="utf-8") + "\n# a line added to time the live preview\n",
+                            encoding="utf-8")
+            seconds = wait_for(lambda: sum(BUILT in line for line in log) > builds)
+            again = rerendered(before, entries(folder))
+            print(f"mlp_ref edited: site rebuilt {seconds:.1f} s later; rendered again: {len(again)} pages "
+                  f"({', '.join(again)})")
+        finally:
+            serve.terminate()
+            serve.wait(timeout=30)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
