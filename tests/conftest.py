@@ -17,13 +17,12 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 
-from tests import early, pagekit, timing
+from tests import early, pagekit
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -82,38 +81,57 @@ def server(pytestconfig) -> str:
     return f"http://127.0.0.1:{early.result('site', pytestconfig)[1]}"
 
 
-@pytest.fixture(scope="session")
-def reader_env(server, tmp_path_factory):
+def _reader_env(config: pytest.Config) -> Path:
     """A fresh virtual environment holding only what the pages' "Before you start" box installs.
 
     It runs the box's own line, ``pip install -r <site>/downloads/requirements-reader.txt``, with
-    pip's defaults (``--isolated``: none of this machine's pip configuration), so mlp_ref comes
-    from the served site and everything else from the public index. Yields the environment's
-    Python. The environment is kept in ``.cache/reader-env/`` under a key of the requirements
-    file's content (which holds the wheel's SHA-256), so a later run with the same pins and the
-    same mlp_ref reuses it and any change installs afresh.
+    pip's defaults (none of this machine's pip configuration), so mlp_ref comes from the served
+    site and everything else from the public index. Returns the environment's Python.
+
+    The environment is kept in ``.cache/reader-env/`` under a key of the third-party pins, and
+    its ``.complete`` file holds the full requirements it last installed. With the same pins and
+    a new mlp_ref wheel (its line names the wheel's SHA-256), the box's line runs again in that
+    environment and the new wheel replaces the old one; new pins install a new environment.
+    Runs in the background once the site is served (tests/early.py).
     """
     from tests import readerkit
 
+    site, port = early.result("site", config)
+    server = f"http://127.0.0.1:{port}"
     url = f"{server}/downloads/requirements-reader.txt"
     with urllib.request.urlopen(url) as response:
         text = response.read().decode()
-    key = readerkit.digest(text.replace(server, "SITE"))
-    home = pagekit.ROOT / ".cache" / "reader-env" / key
-    python = home / "bin" / "python"
-    stamp = home / ".complete"
-    start = time.perf_counter()
+    wheel_line = [line for line in text.splitlines() if line.startswith("mlp_ref")]
+    pins = "\n".join(line for line in text.splitlines() if line not in wheel_line)
+    home = pagekit.ROOT / ".cache" / "reader-env" / readerkit.digest(pins)
+    python, stamp = home / "bin" / "python", home / ".complete"
+    installed = text.replace(server, "SITE")
+    if stamp.is_file() and stamp.read_text(encoding="utf-8") == installed:
+        return python
     if not stamp.is_file():
-        for old in home.parent.glob("*"):  # environments of earlier pins or an earlier mlp_ref
+        for old in home.parent.glob("*"):  # environments of earlier pins
             if old != home:
                 shutil.rmtree(old, ignore_errors=True)
         python = readerkit.new_venv(home)
-        result = readerkit.public_pip(python, "install", "--quiet", "-r", url)
+    steps = [("install", "--quiet", "-r", url)]
+    if stamp.is_file():  # same pins, another mlp_ref: the box's line, then the new wheel in place of the old
+        steps.append(("install", "--quiet", "--force-reinstall", "--no-deps", *wheel_line))
+        stamp.unlink()
+    for step in steps:
+        result = readerkit.public_pip(python, *step)
         if result.returncode != 0:
-            reason = f"pip install -r {url} failed:\n{result.stdout[-3000:]}\n{result.stderr[-5000:]}"
+            reason = f"pip {' '.join(step)} failed:\n{result.stdout[-3000:]}\n{result.stderr[-5000:]}"
             if readerkit.index_unreachable(result) and not os.environ.get(readerkit.INDEX_ENV):
                 pytest.skip(f"no package index reachable ({readerkit.INDEX_ENV} unset): {reason}")
             pytest.fail(reason, pytrace=False)
-        stamp.write_text(text, encoding="utf-8")
-    timing.charge("reader's environment", time.perf_counter() - start)
+    stamp.write_text(installed, encoding="utf-8")
     return python
+
+
+early.register("reader-env", fixture="reader_env", stage="reader's environment", work=_reader_env)
+
+
+@pytest.fixture(scope="session")
+def reader_env(pytestconfig) -> Path:
+    """The reader's environment's Python (see :func:`_reader_env`)."""
+    return early.result("reader-env", pytestconfig)

@@ -3,7 +3,8 @@
 The strict site build and the coding exercises' runs are processes that need no test to run
 first. Started at the end of collection, they run on the second core while the unit tests
 run on the first, and the fixture that needs one waits only for what is left of it
-(:func:`result`). Each job starts only if some selected test uses the fixture it serves, so
+(:func:`result`). The reader's environment follows the build in the same way: it installs
+from the served site as soon as there is one. Each job starts only if some selected test uses the fixture it serves, so
 ``pytest tests/test_network.py`` starts nothing. A job's own run time is reported by
 ``tests/timing.py`` as a background stage; the time a test waited for it is not charged twice.
 """
@@ -29,8 +30,9 @@ class Job:
 
 JOBS: dict[str, Job] = {}
 _futures: dict[str, Future] = {}
-# Two at a time: the site build and the exercises, each beside the unit tests in the main thread.
-_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="early")
+# The site build and the exercises beside the unit tests in the main thread, and the reader's
+# environment, which waits for the served site.
+_pool = ThreadPoolExecutor(max_workers=3, thread_name_prefix="early")
 
 
 def register(name: str, fixture: str, stage: str, work: Callable[[pytest.Config], object]) -> None:

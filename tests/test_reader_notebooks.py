@@ -106,15 +106,15 @@ def run_key(notebook, reader_python: Path, workdir: Path) -> str:
     """A digest of everything a student's run depends on; the same key gives the same run.
 
     It covers the code cells (the Markdown cells execute nothing), the reader's environment
-    (its folder is named by the digest of the requirements it installed, which pin mlp_ref's
-    wheel by SHA-256), the Python, the files put beside the notebook, the environment variables a
+    (the requirements it installed, which pin mlp_ref's wheel by SHA-256), the Python, the files put beside the notebook, the environment variables a
     cell reads, and this test file (how the notebook is run).
     """
     digest = hashlib.sha256()
     for cell in notebook.cells:
         if cell.cell_type == "code":
             digest.update(cell.source.encode() + b"\0")
-    digest.update(reader_python.parent.parent.name.encode() + platform.python_version().encode())
+    # The requirements the environment last installed: the pins and mlp_ref's wheel by SHA-256.
+    digest.update((reader_python.parent.parent / ".complete").read_bytes() + platform.python_version().encode())
     for path in sorted(workdir.iterdir()):
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     digest.update(json.dumps({name: os.environ.get(name) for name in ENVIRONMENT}, sort_keys=True).encode())
@@ -217,7 +217,13 @@ def test_downloaded_notebook_runs_with_changed_settings(lab, student_runs):
 
 def test_the_run_key_changes_with_everything_a_run_depends_on(tmp_path, monkeypatch):
     """Same code, environment and files: same key; any one of them changed: a new key."""
-    env = tmp_path / "reader-env" / "abc" / "bin" / "python"
+    def reader_env(installed):
+        home = tmp_path / "reader-env" / installed
+        home.mkdir(parents=True)
+        (home / ".complete").write_text(f"numpy==2.3.4\nmlp_ref[labs] @ SITE/downloads/mlp_ref.whl#sha256={installed}\n")
+        return home / "bin" / "python"
+
+    env = reader_env("abc")
     work = tmp_path / "work"
     work.mkdir()
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Lab"),
@@ -227,7 +233,7 @@ def test_the_run_key_changes_with_everything_a_run_depends_on(tmp_path, monkeypa
     assert run_key(notebook, env, work) == key
     changed_code = nbformat.from_dict(notebook)
     changed_code.cells[1].source = "EPOCHS = 3"
-    other_env = tmp_path / "reader-env" / "abd" / "bin" / "python"  # other pins or another mlp_ref wheel
+    other_env = reader_env("abd")  # another mlp_ref wheel
     assert len({key, run_key(changed_code, env, work), run_key(notebook, other_env, work)}) == 3
     (work / "my_words.txt").write_text("kalo\n", encoding="utf-8")
     with_file = run_key(notebook, env, work)
