@@ -68,12 +68,13 @@ def wait_for(condition, timeout: float = 900.0, step: float = 0.1) -> float:
     return time.perf_counter() - start
 
 
-def entries(folder: Path) -> set[str]:
-    return {path.name for path in (folder / ".cache" / "pages").glob("*.json")}
+def entries(folder: Path) -> dict[str, int]:
+    """{cache entry: modification time}: a page rendered again writes its entry anew."""
+    return {path.name: path.stat().st_mtime_ns for path in (folder / ".cache" / "pages").glob("*.json")}
 
 
-def rerendered(before: set[str], after: set[str]) -> list[str]:
-    return sorted(name.rsplit("-", 1)[0] for name in after - before)
+def rerendered(before: dict[str, int], after: dict[str, int]) -> list[str]:
+    return sorted(name.rsplit("-", 1)[0] for name, mtime in after.items() if before.get(name) != mtime)
 
 
 def main() -> int:
