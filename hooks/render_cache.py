@@ -8,8 +8,10 @@ the result on:
 
 - the page's text at render time (a lesson's Markdown after the macros and hooks that run
   before the render; a lab's notebook source);
-- every file of the code a render may run: ``mlp_ref``, ``prose``, ``snippets``, ``hooks``
-  and the exercises (:data:`CODE`), ``requirements.txt`` and ``mkdocs.yml``, the Python
+- every file of the code a render may run: of ``mlp_ref``, the modules the page's code
+  imports, followed through their own imports (:func:`imported`: an edit of Lab B's code
+  leaves the lessons and Lab A alone), and all of ``prose``, ``snippets``, ``hooks`` and the
+  exercises (:data:`CODE`), ``requirements.txt`` and ``mkdocs.yml``; the Python
   version, the environment variables a cell reads (:data:`ENVIRONMENT`), and the render's
   settings (the site's list of pages; mkdocs-jupyter's options for a lab). The site's address
   is left out: it enters a page only as text, which the entry stores with a placeholder
@@ -21,7 +23,7 @@ the result on:
 A change to any of them renders the page again; nothing else does, so a cached page is the
 page that the same code would make now. (MkDocs's own ``serve`` keeps imported modules; the
 cache and :func:`on_pre_build` make sure an edit of ``mlp_ref`` during ``make serve`` re-imports
-it and renders again every page whose code could use it.) The cache lives in
+it and renders again every page whose code imports the module edited.) The cache lives in
 ``.cache/pages/``, one entry per page (a new entry replaces the page's old one).
 ``MLP_CACHE=0`` turns it off; a fresh clone (CI) has none. Every page gets ``render_seconds``:
 how long its render took, in the run that made it.
@@ -29,10 +31,12 @@ how long its render took, in the run that made it.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import os
 import platform
+import re
 import sys
 import time
 from pathlib import Path
@@ -44,9 +48,11 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 CACHE = ROOT / ".cache" / "pages"
 SWITCH = "MLP_CACHE"
-# Folders of code that a page's render may run; every file in them is part of every key.
+# Folders of code that a page's render may run; every file in them is part of every key, but
+# for the modules of mlp_ref, of which a key holds only those the page imports (see imported).
 CODE = ("mlp_ref", "prose", "snippets", "hooks", "docs/exercises")
 FILES = ("requirements.txt", "mkdocs.yml")
+PACKAGE = "mlp_ref"
 # Environment variables that a cell reads or that change what it prints.
 ENVIRONMENT = ("MLP_SITE_BUILD", "MNIST_DIR", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MPLBACKEND")
 # Packages of this checkout that a render imports: dropped before each build (see on_pre_build).
@@ -57,17 +63,94 @@ def enabled() -> bool:
     return os.environ.get(SWITCH, "1") != "0"
 
 
-def code_files(root: Path = ROOT) -> list[Path]:
-    """Every file of :data:`CODE` and :data:`FILES` under ``root``, in a fixed order."""
+def code_files(text: str, root: Path = ROOT) -> list[Path]:
+    """The files of :data:`CODE` and :data:`FILES` a render of ``text`` may run, in a fixed order:
+    all of them, but for mlp_ref's modules, of which only those ``text`` imports (:func:`imported`)."""
     found = [path for folder in CODE for path in (root / folder).rglob("*")
              if path.is_file() and "__pycache__" not in path.parts]
+    package = root / PACKAGE
+    needed = imported(text, root)
+    found = [path for path in found if not (path.suffix == ".py" and path.is_relative_to(package))
+             or path in needed]
     return sorted(found) + [root / name for name in FILES]
+
+
+# --- the modules of mlp_ref a page imports, followed through mlp_ref's own imports ------------
+FOLLOWED = (PACKAGE, "prose")  # prose's modules import mlp_ref too (the home page's map)
+# An import statement of one of them, with its parenthesised names over several lines.
+IMPORT_STATEMENT = re.compile(r"^[ \t]*(?:from[ \t]+(?:mlp_ref|prose)\b[\w.]*[ \t]+import[ \t]*(?:\([^)]*\)|[^\n]*)"
+                              r"|import[ \t]+(?:mlp_ref|prose)\b[^\n]*)", re.MULTILINE)
+SNIPPET_LINE = re.compile(r"^[ \t]*-+8<-+[ \t]+[\"']?(?P<name>[^\"'\s]+)", re.MULTILINE)
+
+
+def _module_files(name: str, root: Path) -> list[Path]:
+    """The files that importing module ``name`` (``a.b.c``) runs: each package's __init__, the module."""
+    files, folder = [], root
+    for part in name.split("."):
+        folder = folder / part
+        for candidate in (folder / "__init__.py", folder.with_suffix(".py")):
+            if candidate.is_file():
+                files.append(candidate)
+                break
+    return files
+
+
+def _imports_of(tree: ast.AST, module: str, is_package: bool) -> set[str]:
+    """Module names under mlp_ref that the statements of ``tree`` (anywhere in it) import."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # relative to the importing module's package
+                parts = module.split(".") if is_package else module.split(".")[:-1]
+                parts = parts[:len(parts) - node.level + 1]
+                base = ".".join(parts + ([base] if base else []))
+            names.add(base)
+            names.update(f"{base}.{alias.name}" for alias in node.names)  # a submodule, if it is one
+    return {name for name in names if name.split(".")[0] in FOLLOWED}
+
+
+def imported(text: str, root: Path = ROOT) -> set[Path]:
+    """The module files of mlp_ref that running the code in ``text`` can import.
+
+    ``text`` is a page or a notebook: its import lines of mlp_ref, and those of the snippets it
+    embeds, are followed through every import statement of each module reached (including
+    imports inside functions), so the set holds every module whose code the page's code can
+    run. mlp_ref imports nothing by computed name (tests/test_render_cache.py holds that).
+    """
+    texts = [text]
+    for match in SNIPPET_LINE.finditer(text):
+        snippet = root / "snippets" / match["name"]
+        if snippet.is_file():
+            texts.append(snippet.read_text(encoding="utf-8"))
+    todo = set()
+    for statement in (m.group(0) for t in texts for m in IMPORT_STATEMENT.finditer(t)):
+        try:
+            todo |= _imports_of(ast.parse(statement.strip()), "", False)
+        except SyntaxError:  # e.g. a backslash continuation: take no chance, the whole package
+            return {path for path in (root / PACKAGE).rglob("*.py") if "__pycache__" not in path.parts}
+    seen_modules, files = set(), set()
+    while todo:
+        name = todo.pop()
+        if name in seen_modules:
+            continue
+        seen_modules.add(name)
+        for path in _module_files(name, root):
+            if path in files:
+                continue
+            files.add(path)
+            module = ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            todo |= _imports_of(tree, module, path.name == "__init__.py")
+    return files
 
 
 def cache_key(text: str, settings: dict, root: Path = ROOT) -> str:
     """A digest of a page's ``text``, ``settings``, the code it may run and the environment."""
     digest = hashlib.sha256(text.encode() + b"\0")
-    for path in code_files(root):
+    for path in code_files(text, root):
         if path.is_file():
             digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
     digest.update(platform.python_version().encode())

@@ -10,6 +10,7 @@ Prerequisites) are recorded while it runs and checked by content before an entry
 from __future__ import annotations
 
 import json
+import re
 import shutil
 
 import pytest
@@ -18,7 +19,7 @@ from tests import pagekit
 
 render_cache = pagekit.load_hook("render_cache")
 
-TEXT = "# A lesson\n\n```python exec=\"on\"\nprint(1)\n```\n"
+TEXT = "# A lesson\n\n```python exec=\"on\"\nimport mlp_ref\nprint(mlp_ref.__name__)\n```\n"
 SETTINGS = {"site_url": "http://127.0.0.1:8000/", "pages": ["index.md", "lessons/01.md"]}
 
 
@@ -47,10 +48,14 @@ def test_one_line_of_mlp_ref_changes_the_key(tree):
     assert key(tree) != before
 
 
-def test_a_new_module_of_mlp_ref_changes_the_key(tree):
+def test_a_new_module_changes_the_key_once_the_page_can_import_it(tree):
     before = key(tree)
     (tree / "mlp_ref" / "new_module.py").write_text("X = 1\n", encoding="utf-8")
-    assert key(tree) != before
+    assert key(tree) == before  # nothing the page runs imports it
+    append(tree / "mlp_ref" / "__init__.py", "\nfrom mlp_ref import new_module\n")
+    with_import = key(tree)
+    (tree / "mlp_ref" / "new_module.py").write_text("X = 2\n", encoding="utf-8")
+    assert len({before, with_import, key(tree)}) == 3
 
 
 @pytest.mark.parametrize("edit", ["page", "prose", "hook", "snippet", "exercise", "pins", "config",
@@ -72,6 +77,63 @@ def test_every_other_dependency_changes_the_key(tree, edit, monkeypatch):
     else:
         monkeypatch.setenv("MNIST_DIR", "/somewhere/mnist")
     assert key(tree, text, settings) != before
+
+
+def test_a_page_that_imports_no_mlp_ref_keeps_its_key_when_mlp_ref_changes(tree):
+    text = "# Sources\n\n```python exec=\"on\"\nprint(1)\n```\n"
+    before = key(tree, text)
+    append(tree / "mlp_ref" / "activations.py", "\n# one more line\n")
+    assert key(tree, text) == before
+
+
+@pytest.fixture
+def package(tmp_path):
+    """A small mlp_ref: __init__ -> a -> b; sub/d imports c inside a function; sub/e imports d."""
+    files = {
+        "mlp_ref/__init__.py": "from .a import f\n",
+        "mlp_ref/a.py": "from mlp_ref.b import g\n\ndef f():\n    return g()\n",
+        "mlp_ref/b.py": "def g():\n    return 1\n",
+        "mlp_ref/c.py": "import numpy\n\ndef k():\n    return 2\n",
+        "mlp_ref/sub/__init__.py": "",
+        "mlp_ref/sub/d.py": "def h():\n    from ..c import k\n    return k()\n",
+        "mlp_ref/sub/e.py": "from . import d\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+@pytest.mark.parametrize(("code", "expected"), [
+    ("from mlp_ref.sub import d", {"__init__", "a", "b", "c", "sub/__init__", "sub/d"}),
+    ("import mlp_ref.sub.e as e", {"__init__", "a", "b", "c", "sub/__init__", "sub/d", "sub/e"}),
+    ("from mlp_ref.sub import (\n    d,\n    e,\n)", {"__init__", "a", "b", "c", "sub/__init__", "sub/d", "sub/e"}),
+    ("import mlp_ref", {"__init__", "a", "b"}),
+    ("import numpy", set()),
+])
+def test_the_modules_a_page_imports_are_followed_through_their_imports(package, code, expected):
+    text = f"Some prose.\n\n```python exec=\"on\"\n{code}\n```\n"
+    found = {path.relative_to(package / "mlp_ref").with_suffix("").as_posix()
+             for path in render_cache.imported(text, root=package)}
+    assert found == expected
+
+
+def test_mlp_ref_imports_nothing_by_computed_name():
+    """What render_cache.imported cannot follow: an import whose module name is computed."""
+    offenders = [f"{path.relative_to(pagekit.ROOT)}: {word}"
+                 for path in sorted((pagekit.ROOT / "mlp_ref").rglob("*.py"))
+                 for word in ("importlib", "__import__", "import_module")
+                 if word in path.read_text(encoding="utf-8")]
+    assert offenders == []
+
+
+def test_each_markdown_exec_session_belongs_to_one_page():
+    """A session shared by two pages would make one page's output depend on another's code."""
+    pages_of = {}
+    for page in sorted(pagekit.DOCS.rglob("*.md")):
+        for name in set(re.findall(r'session="([^"]+)"', page.read_text(encoding="utf-8"))):
+            pages_of.setdefault(name, []).append(page.relative_to(pagekit.DOCS).as_posix())
+    assert {name: pages for name, pages in pages_of.items() if len(pages) > 1} == {}
 
 
 def test_an_edit_of_another_page_keeps_the_key(tree):
