@@ -17,11 +17,21 @@ help:
 	@echo "make serve-timing - how quickly the live preview follows an edit of prose and of mlp_ref"
 	@echo "make lock   - re-resolve requirements.in into the pins of requirements.txt"
 
-# Re-installs whenever the pins or the package metadata change.
-$(STAMP): requirements.txt pyproject.toml
+NODE_STAMP := node_modules/.package-lock.json
+
+# Re-installs whenever the pins or the package metadata change. The site's build also needs
+# the npm packages of package-lock.json (KaTeX renders the math when the site is built).
+$(STAMP): requirements.txt pyproject.toml $(NODE_STAMP)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --requirement requirements.txt
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation --editable .
+	@touch $@
+
+# npm writes node_modules/.package-lock.json on every install; `npm ci` installs exactly the
+# versions of package-lock.json (from the npm registry on first use, then from npm's cache).
+$(NODE_STAMP): package.json package-lock.json
+	@command -v npm >/dev/null || { echo "npm (Node.js) is needed to build the site's math: install nodejs and npm"; exit 1; }
+	npm ci --no-audit --no-fund --silent
 	@touch $@
 
 serve: $(STAMP)
@@ -56,4 +66,4 @@ lock: $(STAMP)
 	@echo "requirements.txt updated; run 'make test' and commit it."
 
 clean:
-	rm -rf site .pytest_cache .hypothesis .cache
+	rm -rf site .pytest_cache .hypothesis .cache node_modules
