@@ -4,9 +4,11 @@ Labs are written as jupytext percent-format ``.py`` files under ``docs/labs/``; 
 converts each one to ``labs/<name>.ipynb`` (without outputs: the reader runs it) and puts
 a download link at the top of the lab's page.
 
-mkdocs-jupyter inlines about 590 KB of Jupyter CSS into every lab page. The hook moves
-each inline style sheet into a file named by its content's hash, written once into the
-site, so a reader on a phone downloads it once and caches it.
+mkdocs-jupyter inlines about 590 KB of Jupyter CSS into every lab page, nearly all of it
+for parts of JupyterLab that a page never shows. The hook moves each inline style sheet
+into a file, keeps only the rules that can match an element of the lab pages
+(hooks/unused_css.py), and names the file by its content's hash, so a reader downloads it
+once and caches it.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from pathlib import Path, PurePosixPath
 import jupytext
 from lab_files import is_lab
 from mkdocs.structure.files import File, Files
+from unused_css import classes_in, prune
 
 
 def on_files(files: Files, config) -> Files:
@@ -37,7 +40,13 @@ CDN_SCRIPT = re.compile(r"<script[^>]*>(?:(?!</script>).)*?https://cdnjs\.cloudf
 
 INLINE_STYLE = re.compile(r"<style[^>]*>(?P<css>.*?)</style>", re.DOTALL)
 LARGE_STYLE = 20_000  # bytes; small inline styles stay where they are
-_style_sheets: dict[str, str] = {}
+_style_sheets: dict[str, str] = {}  # name by the full sheet's hash -> the full sheet
+_classes: set[str] = set()  # every class on an element of a lab page
+_pruned: dict[str, tuple[str, str]] = {}  # name by the full sheet's hash -> (name by its own hash, pruned sheet)
+
+
+def _sheet_name(css: str) -> str:
+    return f"assets/jupyter/{hashlib.sha256(css.encode()).hexdigest()[:16]}.css"
 
 
 def _externalize_styles(html: str) -> str:
@@ -45,7 +54,7 @@ def _externalize_styles(html: str) -> str:
         css = match["css"]
         if len(css) < LARGE_STYLE:
             return match[0]
-        name = f"assets/jupyter/{hashlib.sha256(css.encode()).hexdigest()[:16]}.css"
+        name = _sheet_name(css)
         _style_sheets[name] = css
         # Lab pages live at labs/<name>/, two folders below the site root.
         return f'<link rel="stylesheet" href="../../{name}">'
@@ -58,6 +67,7 @@ def on_page_content(html: str, page, config, files) -> str:
         return html
     html = CDN_SCRIPT.sub("", html)
     html = _externalize_styles(html)
+    _classes.update(classes_in(html))
     name = PurePosixPath(page.file.src_uri).with_suffix(".ipynb").name
     # Lab pages live at labs/<name>/, so the notebook is one folder up.
     link = (
@@ -67,8 +77,25 @@ def on_page_content(html: str, page, config, files) -> str:
     return link + html
 
 
-def on_post_build(config) -> None:
+def on_env(env, config, files):
+    """Every lab page's content is known now (pages are built after all are read): prune."""
+    _pruned.clear()
     for name, css in _style_sheets.items():
+        kept = prune(css, _classes)
+        _pruned[name] = (_sheet_name(kept), kept)
+    return env
+
+
+def on_post_page(output: str, page, config) -> str:
+    if not is_lab(page.file.src_uri):
+        return output
+    for name, (pruned_name, _) in _pruned.items():
+        output = output.replace(f'href="../../{name}"', f'href="../../{pruned_name}"')
+    return output
+
+
+def on_post_build(config) -> None:
+    for name, css in _pruned.values():
         target = Path(config.site_dir) / name
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(css, encoding="utf-8")
