@@ -128,8 +128,8 @@ display(Markdown(markdown_table([f"context (previous {SETTINGS.context})", "→ 
 #
 # $$
 # \begin{aligned}
-# E &= C[X] &&(B, {@ lab_b.context @}, {@ lab_b.emb @}) &\quad& C \in \mathbb{R}^{V \times {@ lab_b.emb @}}\\
-# x &= \operatorname{reshape}(E) &&(B, {@ lab_b.fan_in @}) && \text{concatenation of the {@ lab_b.context_word @} embeddings}\\
+# E &= C[X] &&(B, {@ lab_b.context @}, {@ lab_b.emb @}) && C \in \mathbb{R}^{V \times {@ lab_b.emb @}}\\
+# x &= \operatorname{reshape}(E) &&(B, {@ lab_b.fan_in @}) && \text{the {@ lab_b.context_word @} embeddings, concatenated}\\
 # a &= x W_1 + b_1 &&(B, H) && W_1 \in \mathbb{R}^{{@ lab_b.fan_in @} \times H}\\
 # h &= \tanh(a) &&(B, H)\\
 # z &= h W_2 + b_2 &&(B, V) && W_2 \in \mathbb{R}^{H \times V}\\
