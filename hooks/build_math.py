@@ -9,16 +9,19 @@ MathML that a screen reader reads. Where the TeX is:
 - lab pages: mkdocs-jupyter leaves the notebook's ``$...$`` and ``$$...$$`` as text in its
   rendered-Markdown elements (``jp-RenderedMarkdown``).
 
-Rendered equations are kept in ``.cache/math/`` under KaTeX's version, so a rebuild of
-``mkdocs serve`` renders only the TeX that changed. A page with math gets KaTeX's stylesheet
+Rendered equations are kept in ``.cache/math/`` under KaTeX's version and the renderer
+script's hash, so a rebuild of ``mkdocs serve`` renders only the TeX that changed
+(``MLP_CACHE=0`` starts from nothing, as hooks/render_cache.py does). A page with math gets KaTeX's stylesheet
 (served from the site with its fonts, WOFF2 only); a page without gets nothing. TeX that
 KaTeX cannot render fails the build, naming the page and the TeX.
 """
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -142,7 +145,8 @@ def _render_dollars(text: str, where: str) -> tuple[str, int]:
 
 
 def _cache_file() -> Path:
-    return CACHE / f"katex-{_state['version']}.json"
+    script = hashlib.sha256(RENDERER.read_bytes()).hexdigest()[:12]
+    return CACHE / f"katex-{_state['version']}-{script}.json"
 
 
 def _katex_version() -> str:
@@ -154,7 +158,7 @@ def on_config(config):
     _state["version"] = _katex_version()
     _rendered.clear()
     _used.clear()
-    if _cache_file().is_file():
+    if os.environ.get("MLP_CACHE", "1") != "0" and _cache_file().is_file():
         _rendered.update(json.loads(_cache_file().read_text(encoding="utf-8")))
     _state["changed"] = False
     return config
