@@ -1,7 +1,8 @@
 """How quickly ``make serve`` follows an edit: the live-preview timings of the README.
 
-It copies this checkout (its tracked files and its ``.cache/``) into a temporary folder, runs
-``mkdocs serve`` there on a free port with this environment's Python, and prints:
+It copies this checkout (its tracked files and its ``.cache/``; ``node_modules`` linked) into
+a temporary folder, runs ``mkdocs serve`` there on a free port with this environment's Python,
+and prints:
 
 1. the seconds from the command until the home page answers;
 2. after one sentence is added to lesson 1's prose, the seconds until the served lesson shows
@@ -43,6 +44,9 @@ def copy_checkout(target: Path) -> None:
     if (ROOT / ".cache").is_dir():
         shutil.copytree(ROOT / ".cache", target / ".cache", symlinks=True,
                         ignore=shutil.ignore_patterns("reader-env", "reader-notebooks"))
+    # The npm packages the build runs (KaTeX, installed by `npm ci`), untracked and never edited.
+    if (ROOT / "node_modules").is_dir():
+        (target / "node_modules").symlink_to(ROOT / "node_modules", target_is_directory=True)
 
 
 def free_port() -> int:
