@@ -35,3 +35,13 @@ def test_unused_css_with_no_classes_keeps_only_rules_without_classes():
     kept = unused_css.prune(CSS, set())
     assert "jp-" not in kept.replace("--jp-border-width", "")
     assert "pre{" in kept
+
+
+def test_the_pruned_sheet_is_cached_by_sheet_classes_and_code(monkeypatch, tmp_path):
+    downloads = pagekit.load_hook("notebook_downloads")
+    monkeypatch.setattr(downloads, "PRUNED_CACHE", tmp_path)
+    first = downloads._pruned_sheet(CSS, {"jp-Cell"})
+    monkeypatch.setattr(downloads, "prune", lambda css, classes: "pruned again")
+    assert downloads._pruned_sheet(CSS, {"jp-Cell"}) == first  # from the cache
+    assert downloads._pruned_sheet(CSS, {"jp-Cell", "jp-Toolbar"}) == "pruned again"  # other classes
+    assert len(list(tmp_path.glob("*.css"))) == 2
