@@ -11,9 +11,9 @@ MathML that a screen reader reads. Where the TeX is:
 
 Rendered equations are kept in ``.cache/math/`` under KaTeX's version and the renderer
 script's hash, so a rebuild of ``mkdocs serve`` renders only the TeX that changed
-(``MLP_CACHE=0`` starts from nothing, as hooks/render_cache.py does). A page with math gets KaTeX's stylesheet
-(served from the site with its fonts, WOFF2 only); a page without gets nothing. TeX that
-KaTeX cannot render fails the build, naming the page and the TeX.
+(``MLP_CACHE=0`` starts from nothing, as hooks/render_cache.py does). A page with math gets
+KaTeX's stylesheet (served from the site with its fonts, WOFF2 only); a page without gets
+nothing. TeX that KaTeX cannot render fails the build, naming the page and the TeX.
 """
 
 from __future__ import annotations
