@@ -18,6 +18,12 @@ def is_lab(src_uri: str, suffix: str = ".py") -> bool:
     return src_uri.startswith(LAB_DIR) and src_uri.endswith(suffix)
 
 
+def is_download_notebook(src_uri: str) -> bool:
+    """Whether ``src_uri`` is a notebook the build makes for readers: a lab's, or a lesson's
+    (hooks/lesson_notebooks.py), whose Markdown cells later hooks edit."""
+    return src_uri.endswith(".ipynb") and src_uri.startswith((LAB_DIR, "lessons/"))
+
+
 def edit_markdown_cells(content: str, edit: Callable[[str], str]) -> str:
     """A notebook's JSON text with ``edit`` applied to the source of each Markdown cell."""
     notebook = json.loads(content)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from lab_files import edit_markdown_cells, is_lab
+from lab_files import edit_markdown_cells, is_download_notebook, is_lab
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import Files
 
@@ -44,7 +44,7 @@ def on_config(config):
 
 def on_files(files: Files, config) -> Files:
     for file in files:
-        if is_lab(file.src_uri, ".ipynb"):
+        if is_download_notebook(file.src_uri):  # the labs' and the lessons' notebooks
             file.content_string = edit_markdown_cells(file.content_string,
                                                       lambda source: _render(source, file.src_uri))
     return files

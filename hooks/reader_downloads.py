@@ -29,7 +29,7 @@ from importlib import metadata
 from pathlib import Path, PurePosixPath
 
 import markdown as markdown_lib
-from lab_files import edit_markdown_cells, is_lab
+from lab_files import edit_markdown_cells, is_download_notebook, is_lab
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 from packaging.markers import default_environment
@@ -49,7 +49,7 @@ READER_PACKAGES = ("numpy", "scipy", "scikit-learn", "matplotlib", "tqdm", "name
 # the same bytes, so the SHA-256 on the pages changes only when mlp_ref does.
 SOURCE_DATE_EPOCH = "315532800"
 MARKER = re.compile(r"^(?P<indent>[ \t]*)<!--\s*before-you-start:\s*(?P<kind>[a-z]+)\s*-->[ \t]*$", re.MULTILINE)
-KINDS = ("home", "lab", "exercise")
+KINDS = ("home", "lab", "exercise", "lesson")
 
 
 # ---------------------------------------------------------------------------------------
@@ -213,6 +213,12 @@ def box_lines(kind: str, downloads: ReaderDownloads, notebook_link: str | None =
         if lab_seconds is not None:
             lines[-1] += (f" Running every cell with the page's settings took {lab_seconds:.0f} s on the "
                           "machine that made this page.")
+    elif kind == "lesson":
+        lines += [
+            "",
+            "Then open this notebook in Jupyter or VS Code with that environment's kernel and run its cells "
+            "in order.",
+        ]
     elif kind == "exercise":
         lines += [
             "",
@@ -257,8 +263,8 @@ def _notebook_box(source: str) -> str:
 def on_files(files: Files, config) -> Files:
     downloads: ReaderDownloads = _state["downloads"]
     for file in files:
-        # The lab notebooks made by hooks/notebook_downloads.py (listed before this hook).
-        if is_lab(file.src_uri, ".ipynb"):
+        # The notebooks made by hooks/notebook_downloads.py and hooks/lesson_notebooks.py (listed before this hook).
+        if is_download_notebook(file.src_uri):
             file.content_string = edit_markdown_cells(file.content_string, _notebook_box)
     files.append(File.generated(config, f"{DOWNLOADS}/{downloads.wheel.name}", content=downloads.wheel_bytes))
     files.append(File.generated(config, f"{DOWNLOADS}/{READER_REQUIREMENTS}", content=downloads.requirements))

@@ -1,0 +1,72 @@
+"""Run pages' code blocks as a reader's script runs them, and report what each printed.
+
+A script, not a hook: ``python block_runner.py IN.json OUT.json``. hooks/verification.py runs it
+beside the site build (its own process, so the pages' code cannot change the build's state);
+tests/readerkit.py runs a copy with the Python of a reader's fresh environment. Standard
+library only, for that reason.
+
+``IN.json`` is a list of segments, each a list of blocks ``{"code": str, "needs": str | null}``:
+a segment's blocks run in order in one fresh namespace (``__name__ == "__main__"``), each one
+continuing the state of the one before, with warnings raised as errors, from the current
+directory. ``OUT.json`` gets, for each segment, one result per block:
+``{"output": str, "seconds": float, "error": str | null, "skipped": str | null}``. A block
+whose ``needs`` module is missing, and every later block of its segment, is skipped with the
+reason; after a block raises, the rest of its segment is skipped too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import io
+import json
+import sys
+import time
+import traceback
+import warnings
+
+
+def _missing(module: str | None) -> str | None:
+    if module and importlib.util.find_spec(module) is None:
+        return f"needs {module}, which is not installed"
+    return None
+
+
+def run_segment(segment: list[dict]) -> list[dict]:
+    """Run one segment's blocks in a fresh namespace; one result per block."""
+    namespace = {"__name__": "__main__"}
+    results, stop = [], None
+    for index, block in enumerate(segment):
+        stop = stop or _missing(block.get("needs"))
+        if stop:
+            results.append({"output": "", "seconds": 0.0, "error": None, "skipped": stop})
+            continue
+        buffer = io.StringIO()
+        start = time.perf_counter()
+        error = None
+        try:
+            with warnings.catch_warnings(), contextlib.redirect_stdout(buffer):
+                warnings.simplefilter("error")
+                exec(compile(block["code"], f"<block {index + 1} of its segment>", "exec"), namespace)
+        except Exception:
+            error = traceback.format_exc(limit=-3)
+            stop = "an earlier block of its chain raised an error"
+        results.append({"output": buffer.getvalue(), "seconds": time.perf_counter() - start,
+                        "error": error, "skipped": None})
+    return results
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 2:
+        print("usage: python block_runner.py IN.json OUT.json", file=sys.stderr)
+        return 2
+    with open(argv[0], encoding="utf-8") as file:
+        segments = json.load(file)
+    results = [run_segment(segment) for segment in segments]
+    with open(argv[1], "w", encoding="utf-8") as file:
+        json.dump(results, file)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

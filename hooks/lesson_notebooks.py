@@ -1,0 +1,194 @@
+"""Every lesson downloadable as a Jupyter notebook, as the labs are: its prose and its code, in order.
+
+For each lesson with runnable blocks, the build makes ``lessons/<name>.ipynb`` from the page's
+Markdown source and links it below the page's title. Its code cells are the page's runnable
+``python`` blocks, in order, snippets expanded (hooks/page_code.py); a continued block's cell
+follows the cell of the block it continues, so running the cells in order gives each block the
+state the page's tests give it. The notebook holds no outputs: run it, and each cell prints what
+the page shows (tests/test_lesson_notebooks.py checks that, in a reader's fresh environment).
+
+The prose between the blocks becomes Markdown cells that Jupyter can render: the page's
+admonitions, folded answers and tabs become bold titles, ``\\(...\\)`` and ``\\[...\\]`` become
+``$...$`` and ``$$...$$``, links to other pages become links to them on the site, and each table
+or figure made at build time becomes a link to the page. A block that needs a module the
+reader's environment does not install (PyTorch) stays as text, with a note. Computed values
+(``{@ ... @}``) and the "Before you start" box are filled in by hooks/prose_notebooks.py and
+hooks/reader_downloads.py, listed after this hook.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+from pathlib import Path, PurePosixPath
+
+import nbformat
+from mkdocs.structure.files import File, Files
+from page_code import fence_body, page_blocks, segments
+from reader_blocks import RUNS_AT_BUILD, parse_fences
+
+LESSONS = "lessons/"
+CONTAINER = re.compile(r'^(?P<indent>\s*)(?:\?\?\?\+?|!!!|===)\s*(?P<kind>[\w-]*)\s*(?:"(?P<title>[^"]*)")?\s*$')
+DROPPED_COMMENT = re.compile(r"^\s*<!--\s*(?:pytest|norun)[^>]*-->\s*$")
+ATTR_LINE = re.compile(r"^\s*\{\s*[.#:][^}]*\}\s*$")
+HEADING_ATTRS = re.compile(r"\s*\{\s*#[^}]*\}\s*$")
+INLINE_LINK = re.compile(r"\]\((?P<target>[^)\s]+)\)")
+# \( \) \[ \], but not the end of a TeX line break "\\" followed by a bracket.
+MATH_DELIMITER = re.compile(r"(?<!\\)\\([()\[\]])")
+LINK_DEFINITION = re.compile(r"^(?P<head>\s*\[[^\]]+\]:\s*)(?P<target>\S+)")
+
+
+def notebook_name(src_uri: str) -> str:
+    """``lessons/03-forward-pass.md`` -> ``lessons/03-forward-pass.ipynb``."""
+    return str(PurePosixPath(src_uri).with_suffix(".ipynb"))
+
+
+def _flatten_containers(lines: list[str]) -> list[str]:
+    """Admonitions, folded answers and tabs as a bold title, their bodies moved out by one level."""
+    out, bodies = [], []  # bodies: the indentation at which each open container's body starts
+    for line in lines:
+        if not line.strip():
+            out.append("")
+            continue
+        indent = len(line) - len(line.lstrip())
+        while bodies and indent < bodies[-1]:
+            bodies.pop()
+        text = line[4 * len(bodies):]
+        if match := CONTAINER.match(text):
+            title = match["title"] or match["kind"].capitalize()
+            out.append(f"{match['indent']}**{title}**" if title else "")
+            bodies.append(indent + 4)
+        else:
+            out.append(text)
+    return out
+
+
+class Links:
+    """Relative links of a page's prose made absolute, to the pages and files of the site."""
+
+    def __init__(self, src_uri: str, files: Files, site_url: str):
+        self.src_uri, self.files = src_uri, files
+        self.base = site_url if site_url.endswith("/") else site_url + "/"
+        self.page_url = self.base + files.get_file_from_path(src_uri).url
+
+    def absolute(self, target: str) -> str:
+        if re.match(r"^[a-z][a-z0-9+.-]*:", target):
+            return target
+        path, _, anchor = target.partition("#")
+        if not path:
+            return f"{self.page_url}#{anchor}"
+        resolved = posixpath.normpath(posixpath.join(posixpath.dirname(self.src_uri), path))
+        file = self.files.get_file_from_path(resolved)
+        url = self.base + (file.url if file is not None else resolved)
+        return f"{url}#{anchor}" if anchor else url
+
+    def rewrite(self, line: str) -> str:
+        line = INLINE_LINK.sub(lambda m: f"]({self.absolute(m['target'])})", line)
+        return LINK_DEFINITION.sub(lambda m: m["head"] + self.absolute(m["target"]), line)
+
+
+def _math(line: str) -> str:
+    """Arithmatex's ``\\(...\\)`` and ``\\[...\\]`` as the ``$``-delimited math Jupyter renders."""
+    return MATH_DELIMITER.sub(lambda m: "$" if m[1] in "()" else "$$", line)
+
+
+def _prose(lines: list[str], links: Links) -> str:
+    """A Markdown cell's text: page-only markup dropped, math and links rewritten, shown code untouched."""
+    out, in_fence = [], False
+    for line in lines:
+        if line.lstrip().startswith(("```", "~~~")):
+            in_fence = not in_fence
+        elif not in_fence:
+            if DROPPED_COMMENT.match(line) or ATTR_LINE.match(line):
+                continue
+            line = links.rewrite(_math(HEADING_ATTRS.sub("", line) if line.startswith("#") else line))
+        out.append(line)
+    text = "\n".join(out).strip("\n")
+    # A cell that starts inside a list item (after a code cell) would render as indented code.
+    head = re.match(r"(?:[ \t]+\S[^\n]*\n?|[ \t]*\n)*", text)[0]
+    return _dedent(head) + text[len(head):] if head.strip() else text
+
+
+def _dedent(text: str) -> str:
+    widths = [len(line) - len(line.lstrip()) for line in text.splitlines() if line.strip()]
+    return "\n".join(line[min(widths):] for line in text.splitlines()) + ("\n" if text.endswith("\n") else "")
+
+
+def lesson_cells(source: str, where: str, links: Links) -> list[nbformat.NotebookNode]:
+    """The notebook cells of a lesson's Markdown source (see the module doc)."""
+    lines = source.split("\n")
+    flat = _flatten_containers(lines)
+    blocks = {block.lineno: block for block in page_blocks(source, where)}
+    # A block that needs an optional module, and every block continuing it, stays as text.
+    as_text = {block.lineno for segment in segments(list(blocks.values()))
+               for index, block in enumerate(segment) if any(b.needs for b in segment[:index + 1])}
+    cells, prose, cursor = [], [], 0
+
+    def flush():
+        if (text := _prose(prose, links)).strip():
+            cells.append(nbformat.v4.new_markdown_cell(text))
+        prose.clear()
+
+    for fence in parse_fences(lines, where):
+        prose.extend(flat[cursor:fence.start])
+        cursor = fence.end + 1
+        indent = fence.indent[:len(fence.indent) - (len(lines[fence.start]) - len(flat[fence.start]))]
+        block = blocks.get(fence.lineno)
+        if fence.is_output:
+            continue  # the notebook prints it
+        if block is not None and block.lineno not in as_text:
+            flush()
+            cells.append(nbformat.v4.new_code_cell(block.code.rstrip("\n"), metadata={"mlp": {"page_line": block.lineno}}))
+        elif block is not None:
+            prose += [f"{indent}*This block needs `{block.needs}`, which the reader's requirements do not install: "
+                      f"install it, then paste the block into a cell of its own.*", "", f"{indent}```python",
+                      *(indent + line if line else "" for line in block.code.rstrip("\n").split("\n")), f"{indent}```"]
+        elif RUNS_AT_BUILD.search(fence.info):
+            prose.append(f"{indent}*On [the page]({links.page_url}), a table or figure computed when the site is "
+                         "built stands here.*")
+        else:
+            prose += [f"{indent}{fence.ticks}{fence.info}",
+                      *(indent + line if line else "" for line in fence_body(lines, fence).rstrip("\n").split("\n")),
+                      f"{indent}{fence.ticks}"]
+    prose.extend(flat[cursor:])
+    flush()
+    return cells
+
+
+def lesson_notebook(source: str, where: str, links: Links) -> str:
+    """The lesson's notebook as JSON text, with stable cell ids (the same page gives the same bytes)."""
+    intro = nbformat.v4.new_markdown_cell(
+        f"*This notebook is made from [a lesson of this course]({links.page_url}) when the site is built. Its "
+        "code cells are the page's code blocks, in order: run them from the top, and each prints what the page "
+        "shows.*\n\n<!-- before-you-start: lesson -->")
+    notebook = nbformat.v4.new_notebook(cells=[intro, *lesson_cells(source, where, links)], metadata={
+        "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+        "language_info": {"name": "python"}})
+    for number, cell in enumerate(notebook.cells, start=1):
+        cell.id = f"cell-{number}"
+    nbformat.validate(notebook)
+    return json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
+
+
+def _has_blocks(file: File) -> bool:
+    return file.src_uri.startswith(LESSONS) and file.src_uri.endswith(".md") and bool(
+        page_blocks(Path(file.abs_src_path).read_text(encoding="utf-8"), file.src_uri))
+
+
+def on_files(files: Files, config) -> Files:
+    for file in [f for f in files.documentation_pages() if _has_blocks(f)]:
+        links = Links(file.src_uri, files, config.site_url or "http://127.0.0.1:8000/")
+        content = lesson_notebook(Path(file.abs_src_path).read_text(encoding="utf-8"), file.src_uri, links)
+        files.append(File.generated(config, notebook_name(file.src_uri), content=content))
+    return files
+
+
+def on_page_content(html: str, page, config, files) -> str:
+    if files.get_file_from_path(notebook_name(page.file.src_uri)) is None or not page.file.src_uri.endswith(".md"):
+        return html
+    name = PurePosixPath(notebook_name(page.file.src_uri)).name
+    # Lesson pages live at lessons/<name>/, so the notebook is one folder up.
+    link = f'<p class="lab-download"><a href="../{name}" download>Download this lesson as a Jupyter notebook ({name})</a></p>\n'
+    heading_end = html.find("</h1>")
+    return html + link if heading_end < 0 else html[:heading_end + 5] + "\n" + link + html[heading_end + 5:]

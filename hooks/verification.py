@@ -1,0 +1,311 @@
+"""The verification made visible: each page ends with what its build checked, and a report lists them all.
+
+What this build checks, and so what the line may say:
+
+- **Code blocks.** Every runnable ``python`` block of a page runs in this build, in a process
+  of its own started when the build starts (hooks/block_runner.py; it runs beside the pages'
+  rendering), and its printed output is compared with the output the page shows, exactly, as
+  tests/page_blocks.py compares them. A block that prints something else, or raises, is a
+  warning, so ``mkdocs build --strict`` fails; the line then says how many did not match. A
+  block that needs an optional module this build lacks (PyTorch) is counted as not run.
+- **Build-time code.** markdown-exec blocks run while the page is rendered (a failing one
+  fails the build); the line counts them and the tables and figures in the page.
+- **Labs.** The notebook's code cells ran without an error (mkdocs-jupyter, errors not allowed)
+  and its claims held (mlp_ref.claims fails the build): in this build, or in the earlier build
+  whose cached run hooks/notebook_cache.py reused because nothing it depends on changed; the
+  line says which, and when that run was.
+
+Then come the versions: mlp_ref's (and the git commit of this checkout, noting uncommitted
+changes to mlp_ref), NumPy's and Python's, and the build date. The site-wide report
+(``execution-report/``) has one row per page with the same figures and the time each took.
+"""
+
+from __future__ import annotations
+
+import datetime
+import html
+import json
+import logging
+import os
+import platform
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+
+import markdown as markdown_lib
+from lab_files import is_lab
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.utils import get_relative_url
+from page_code import page_blocks, segments
+from reader_blocks import RUNS_AT_BUILD, parse_fences
+
+ROOT = Path(__file__).resolve().parent.parent
+RUNNER = Path(__file__).resolve().parent / "block_runner.py"
+REPORT = "execution-report.md"
+LINE_CLASS = "mlp-verification"
+LAB_CODE_CELL = re.compile(r"^# %%(?! \[markdown\])", re.MULTILINE)
+TABLE = re.compile(r"<table\b")
+FIGURE = re.compile(r'<figure class="mlp-figure"|<img\b[^>]*\bsrc="data:image/')
+log = logging.getLogger(f"mkdocs.hooks.{__name__}")
+
+
+@dataclass
+class PageRecord:
+    """What the build did for one page."""
+
+    src_uri: str
+    title: str = ""
+    url: str = ""
+    blocks: int = 0  # runnable python blocks on the page
+    matched: int = 0  # ran and printed exactly what the page shows
+    not_run: list[str] = field(default_factory=list)  # why each block that did not run did not
+    failed: list[str] = field(default_factory=list)  # "block N (line L): why"
+    block_seconds: float = 0.0
+    generators: int = 0  # markdown-exec blocks (lessons) or code cells (labs)
+    tables: int = 0
+    figures: int = 0
+    render_seconds: float = 0.0
+    lab: bool = False
+    lab_seconds: float | None = None
+    lab_ran_at: str | None = None  # when the lab's run was, if an earlier build's (cached)
+
+
+# ---------------------------------------------------------------------------------------
+# Facts of this build
+# ---------------------------------------------------------------------------------------
+
+def _git(*args: str) -> str | None:
+    try:
+        result = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=30)
+    except OSError:
+        return None
+    return result.stdout.strip() if result.returncode == 0 else None
+
+
+def build_facts() -> dict[str, str]:
+    """Versions, commit and date that the lines state."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    commit = _git("rev-parse", "--short=12", "HEAD")
+    if commit is None:
+        commit_text = "no git commit (not a git checkout)"
+    else:
+        dirty = _git("status", "--porcelain", "--", "mlp_ref")
+        commit_text = f"commit {commit}" + (", with uncommitted changes to mlp_ref" if dirty else "")
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    now = (datetime.datetime.fromtimestamp(int(epoch), datetime.UTC) if epoch
+           else datetime.datetime.now(datetime.UTC))
+    return {"mlp_ref": project["version"], "commit": commit_text, "numpy": metadata.version("numpy"),
+            "python": platform.python_version(), "date": now.date().isoformat()}
+
+
+# ---------------------------------------------------------------------------------------
+# The blocks, run beside the build
+# ---------------------------------------------------------------------------------------
+
+class BlockRun:
+    """hooks/block_runner.py running every page's blocks in a process of its own."""
+
+    def __init__(self, pages: dict[str, list[list]]):
+        self.pages = pages  # src_uri -> segments of page_code.Block
+        self.folder = Path(tempfile.mkdtemp(prefix="mlp-blocks-"))
+        payload = [[{"code": block.code, "needs": block.needs} for block in segment]
+                   for groups in pages.values() for segment in groups]
+        (self.folder / "in.json").write_text(json.dumps(payload), encoding="utf-8")
+        env = {key: value for key, value in os.environ.items() if key != "MLP_SITE_BUILD"}  # a reader's run
+        self.started = time.perf_counter()
+        self.process = subprocess.Popen([sys.executable, str(RUNNER), str(self.folder / "in.json"),
+                                         str(self.folder / "out.json")], cwd=ROOT, env=env,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def results(self) -> dict[str, list[tuple]]:
+        """src_uri -> [(block, result)] once the runner is done."""
+        _, stderr = self.process.communicate(timeout=1800)
+        if self.process.returncode != 0:
+            raise PluginError(f"hooks/block_runner.py failed (exit {self.process.returncode}):\n{stderr[-5000:]}")
+        results = iter(json.loads((self.folder / "out.json").read_text(encoding="utf-8")))
+        return {src: [pair for segment in groups for pair in zip(segment, next(results))]
+                for src, groups in self.pages.items()}
+
+
+def check_blocks(record: PageRecord, pairs: list[tuple]) -> None:
+    """Fill ``record`` from its blocks' results; warn (failing a strict build) on each mismatch."""
+    record.blocks = len(pairs)
+    for block, result in pairs:
+        record.block_seconds += result["seconds"]
+        where = f"block {block.number} (line {block.lineno})"
+        if result["skipped"]:
+            record.not_run.append(result["skipped"])
+        elif result["error"]:
+            record.failed.append(f"{where} raised an error")
+            log.warning(f"{record.src_uri}: {where} raised an error:\n{result['error']}")
+        elif result["output"] != (block.expected or ""):
+            record.failed.append(f"{where} printed something else than the page shows")
+            log.warning(f"{record.src_uri}: {where} printed\n{result['output']}but the page shows\n"
+                        f"{block.expected or '(no output)'}")
+        else:
+            record.matched += 1
+
+
+# ---------------------------------------------------------------------------------------
+# The line and the report
+# ---------------------------------------------------------------------------------------
+
+def _count(n: int, singular: str, plural: str | None = None) -> str:
+    return f"{n} {singular if n == 1 else (plural or singular + 's')}"
+
+
+def _made(record: PageRecord) -> str:
+    made = [_count(n, what) for n, what in ((record.tables, "table"), (record.figures, "figure")) if n]
+    return "its " + " and ".join(made) if made else "no table or figure"
+
+
+def _not_run(record: PageRecord) -> str:
+    reasons = sorted(set(record.not_run))
+    return (f" ({_count(len(record.not_run), 'more block')} did not run: "
+            + "; ".join(reason.replace("needs ", "it needs ", 1) + " in this build" for reason in reasons) + ")"
+            ) if reasons else ""
+
+
+def claims(record: PageRecord, date: str) -> str:
+    """What the build checked on the page, as the sentence the line starts with (plain text)."""
+    parts = []
+    if record.blocks:
+        ran = record.blocks - len(record.not_run)
+        if not record.failed:
+            parts.append(f"its {_count(ran, 'code block')} ran and each printed exactly the output shown"
+                         + _not_run(record))
+        else:
+            parts.append(f"its {_count(ran, 'code block')} ran, and {record.matched} printed exactly the output "
+                         f"shown; {', '.join(record.failed)}" + _not_run(record))
+    if record.lab:
+        when = (f"in {record.lab_seconds:.0f} s in this build" if record.lab_ran_at is None else
+                f"in {record.lab_seconds:.0f} s on {record.lab_ran_at} (this build reused that run: the "
+                "notebook, mlp_ref, the pins and Python are unchanged)")
+        parts.append(f"its {_count(record.generators, 'code cell')} ran without an error {when}, made "
+                     f"{_made(record)}, and every statement the page makes about its results held in that run")
+    elif record.generators:
+        parts.append(f"{_count(record.generators, 'block')} of code run at build time made {_made(record)}")
+    if not parts:
+        return f"Built on {date}; nothing on this page is computed"
+    return f"Checked when this page was built on {date}: " + "; ".join(parts)
+
+
+def line_html(record: PageRecord, facts: dict[str, str], report_url: str) -> str:
+    """The line at the end of a page."""
+    versions = (f"mlp_ref {facts['mlp_ref']} ({facts['commit']}), NumPy {facts['numpy']}, "
+                f"Python {facts['python']}")
+    return (f'<hr>\n<p class="{LINE_CLASS}"><small>{html.escape(claims(record, facts["date"]))}. '
+            f'{html.escape(versions)}. <a href="{report_url}">Execution report</a>.</small></p>\n')
+
+
+def report_markdown(records: list[PageRecord], facts: dict[str, str], base: str, build_seconds: float) -> str:
+    """The execution report's body: one row per page, the slowest first."""
+    rows = sorted(records, key=lambda r: -(r.block_seconds + r.render_seconds))
+    lines = [
+        f"Every figure below comes from the build of {facts['date']} that made this site, with mlp_ref "
+        f"{facts['mlp_ref']} ({facts['commit']}), NumPy {facts['numpy']} and Python {facts['python']}. "
+        "*Code blocks* are the code a page shows you: each ran in this build and its printed output was "
+        "compared with the output the page shows. *Build-time code* is the code that made the page's tables "
+        "and figures (on a lab, its notebook's code cells). Times are seconds on the machine that built the "
+        f"site: the build took {build_seconds:.1f} s until every page was rendered and every code block had "
+        "run (the code blocks run in a process of their own, beside the rendering).",
+        "",
+        "| Page | Code blocks | Printed what is shown | Not run | Build-time code | Tables | Figures "
+        "| Code blocks (s) | Rendering (s) |",
+        "|---|--:|--:|--:|--:|--:|--:|--:|--:|",
+    ]
+    for r in rows:
+        render = f"{r.render_seconds:.1f}"
+        if r.lab:
+            render += (f" (notebook run: {r.lab_seconds:.1f}, this build)" if r.lab_ran_at is None else
+                       f" (notebook run: {r.lab_seconds:.1f}, cached from {r.lab_ran_at})")
+        lines.append(f"| [{r.title}]({get_relative_url(r.url, base)}) | {r.blocks} | {r.matched} | {len(r.not_run)} "
+                     f"| {r.generators} | {r.tables} | {r.figures} | {r.block_seconds:.1f} | {render} |")
+    total = lambda name: sum(getattr(r, name) for r in records)  # noqa: E731
+    lines.append(f"| **All {len(records)} pages** | {total('blocks')} | {total('matched')} "
+                 f"| {sum(len(r.not_run) for r in records)} | {total('generators')} | {total('tables')} "
+                 f"| {total('figures')} | {total('block_seconds'):.1f} | {total('render_seconds'):.1f} |")
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------------------
+# MkDocs events
+# ---------------------------------------------------------------------------------------
+
+_state: dict = {}
+
+
+def on_config(config):
+    _state.clear()
+    _state["facts"] = build_facts()
+    _state["start"] = time.perf_counter()
+    return config
+
+
+def on_files(files: Files, config) -> Files:
+    pages: dict[str, list[list]] = {}
+    records: dict[str, PageRecord] = {}
+    for file in files.documentation_pages():
+        records[file.src_uri] = record = PageRecord(file.src_uri, lab=is_lab(file.src_uri))
+        source = Path(file.abs_src_path).read_text(encoding="utf-8")
+        if record.lab:
+            record.generators = len(LAB_CODE_CELL.findall(source))
+            continue
+        record.generators = sum(1 for fence in parse_fences(source.split("\n"), file.src_uri)
+                                if RUNS_AT_BUILD.search(fence.info))
+        blocks = page_blocks(source, file.src_uri)
+        if blocks:
+            pages[file.src_uri] = segments(blocks)
+    _state["records"] = records
+    _state["run"] = BlockRun(pages)
+    files.append(File.generated(config, REPORT, content="# Execution report\n", inclusion=InclusionLevel.NOT_IN_NAV))
+    return files
+
+
+def on_pre_page(page, config, files):
+    if page.file.src_uri not in _state["records"]:
+        return page
+    render = page.render  # the page's own render (for a lab: hooks/notebook_cache.py's)
+
+    def timed(config, files):
+        start = time.perf_counter()
+        render(config, files)
+        _state["records"][page.file.src_uri].render_seconds = time.perf_counter() - start
+
+    page.render = timed
+    return page
+
+
+def on_page_content(html_text: str, page, config, files) -> str:
+    record = _state["records"].get(page.file.src_uri)
+    if record is not None:
+        record.title, record.url = page.title, page.url
+        record.tables = len(TABLE.findall(html_text))
+        record.figures = len(FIGURE.findall(html_text))
+        if record.lab:
+            record.lab_seconds = page.notebook_seconds  # set by hooks/notebook_cache.py
+            record.lab_ran_at = getattr(page, "notebook_ran_at", None)
+    return html_text
+
+
+def on_env(env, config, files):
+    """Every page is rendered: wait for the blocks, then write each page's line and the report."""
+    records: dict[str, PageRecord] = _state["records"]
+    for src, pairs in _state["run"].results().items():
+        check_blocks(records[src], pairs)
+    facts = _state["facts"]
+    report = files.get_file_from_path(REPORT)
+    for src, record in records.items():
+        page = files.get_file_from_path(src).page
+        page.content += line_html(record, facts, get_relative_url(report.url, page.url))
+    body = report_markdown(list(records.values()), facts, report.url, time.perf_counter() - _state["start"])
+    report.page.content += markdown_lib.markdown(body, extensions=config.markdown_extensions,
+                                                 extension_configs=config.mdx_configs)
+    return env
