@@ -57,7 +57,7 @@ def _flatten_containers(lines: list[str]) -> list[str]:
         text = line[4 * len(bodies):]
         if match := CONTAINER.match(text):
             title = match["title"] or match["kind"].capitalize()
-            out.append(f"{match['indent']}**{title}**" if title else "")
+            out.append(f"{match['indent']}**{title}**\n" if title else "")  # one element per source line
             bodies.append(indent + 4)
         else:
             out.append(text)

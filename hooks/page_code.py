@@ -45,9 +45,12 @@ def fence_body(lines: list[str], fence: Fence) -> str:
     return "\n".join(body) + "\n" if body else ""
 
 
-def expand_snippets(code: str, where: str) -> str:
-    """Each ``--8<-- "name"`` line replaced by the file ``snippets/name``, as pymdownx.snippets does."""
-    out = []
+def expand_snippets(code: str, where: str) -> tuple[str, list[str]]:
+    """Each ``--8<-- "name"`` line replaced by the file ``snippets/name``, as pymdownx.snippets does.
+
+    Returns the expanded code and the names of the snippets it embeds (tests/pagekit.py uses it too).
+    """
+    used, out = [], []
     for line in code.splitlines():
         match = SNIPPET_LINE.match(line)
         if not match:
@@ -56,8 +59,9 @@ def expand_snippets(code: str, where: str) -> str:
         path = SNIPPETS / match["name"]
         if not path.is_file():
             raise FileNotFoundError(f"{where}: snippet {match['name']!r} not found in {SNIPPETS}")
+        used.append(match["name"])
         out.extend(match["indent"] + text for text in path.read_text(encoding="utf-8").splitlines())
-    return "\n".join(out) + "\n"
+    return "\n".join(out) + "\n", used
 
 
 def page_blocks(markdown: str, where: str) -> list[Block]:
@@ -75,7 +79,7 @@ def page_blocks(markdown: str, where: str) -> list[Block]:
             needs = next((IMPORTORSKIP.fullmatch(m)["module"].strip("'\" ") for m in fence.markers
                           if IMPORTORSKIP.fullmatch(m)), None)
             blocks.append(Block(runnable[fence.start].number, fence.lineno,
-                                expand_snippets(fence_body(lines, fence), f"{where}:{fence.lineno}"),
+                                expand_snippets(fence_body(lines, fence), f"{where}:{fence.lineno}")[0],
                                 None, needs, runnable[fence.start].continues is not None))
     return blocks
 

@@ -10,6 +10,7 @@ block before it, so only the last block of a chain could show what it prints) an
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import re
 import sys
@@ -39,7 +40,6 @@ SNIPPETS = ROOT / "snippets"
 MARKER = re.compile(r"^<!--\s*pytest-codeblocks:(?P<keyword>.*?)\s*-->$")
 MARK = re.compile(r"^<!--\s*(?P<mark>pytest\.mark\..*?)\s*-->$")
 NORUN = re.compile(r"^<!--\s*norun:\s*(?P<reason>.*?)\s*-->$")
-SNIPPET_LINE = re.compile(r"^(?P<indent>\s*)-+8<-+\s+\"(?P<name>[^\"]+)\"\s*$")
 FENCE_OPEN = re.compile(r"^(?P<indent>\s*)(?P<ticks>`{3,}|~{3,})(?P<info>.*)$")
 
 
@@ -138,19 +138,13 @@ def parse_fences(page: Path) -> list[Fence]:
 
 
 def expand_snippets(code: str, where: str) -> tuple[str, list[str]]:
-    """Replace each ``--8<-- "name"`` line by the snippet file it names, as MkDocs does."""
-    used, out = [], []
-    for line in code.splitlines():
-        match = SNIPPET_LINE.match(line)
-        if not match:
-            out.append(line)
-            continue
-        path = SNIPPETS / match["name"]
-        if not path.is_file():
-            raise FileNotFoundError(f"{where}: snippet {match['name']!r} not found in {SNIPPETS}")
-        used.append(match["name"])
-        out.extend(match["indent"] + snippet_line for snippet_line in path.read_text(encoding="utf-8").splitlines())
-    return "\n".join(out) + "\n", used
+    """Replace each ``--8<-- "name"`` line by the snippet file it names, as MkDocs does; also the names."""
+    return _page_code().expand_snippets(code, where)  # the build's own, so both expand alike
+
+
+@functools.cache
+def _page_code() -> ModuleType:
+    return load_hook("page_code")
 
 
 def blocks(page: Path) -> list[Block]:

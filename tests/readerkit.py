@@ -27,6 +27,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
+ROOT = Path(__file__).resolve().parent.parent
 # Optional dependencies that CI installs in separate, documented steps: never in a reader's pins.
 OPTIONAL = {"torch"}
 INDEX_ENV = "MLP_REQUIRE_INDEX"  # set by .ci/run: no package index reachable is a failure there
@@ -101,34 +102,28 @@ def new_venv(path: Path) -> Path:
     return path / "bin" / "python"
 
 
-# A reader's script, run by the reader's Python: each chain of blocks runs as page_blocks runs it
-# (fresh namespace, __main__, warnings as errors), and what the last block prints is collected.
-BLOCK_DRIVER = r"""
-import contextlib, io, json, sys, warnings
-chains = json.load(open(sys.argv[1], encoding="utf-8"))
-outputs = []
-for chain in chains:
-    namespace = {"__name__": "__main__"}
-    for code in chain:
-        buffer = io.StringIO()
-        with warnings.catch_warnings(), contextlib.redirect_stdout(buffer):
-            warnings.simplefilter("error")
-            exec(compile(code, "<page block>", "exec"), namespace)
-    outputs.append(buffer.getvalue())
-import mlp_ref
-json.dump({"outputs": outputs, "mlp_ref": mlp_ref.__file__}, open(sys.argv[2], "w", encoding="utf-8"))
-"""
+# The build's block runner (standard library only), run here by the reader's Python.
+BLOCK_RUNNER = ROOT / "hooks" / "block_runner.py"
 
 
 def run_chains(python: Path, chains: list[list[str]], workdir: Path) -> dict:
-    """Run each chain of code blocks with ``python`` in ``workdir``; outputs of each chain's last block."""
-    (workdir / "chains.json").write_text(json.dumps(chains), encoding="utf-8")
-    (workdir / "driver.py").write_text(BLOCK_DRIVER, encoding="utf-8")
-    result = subprocess.run([str(python), "driver.py", "chains.json", "result.json"], cwd=workdir,
+    """Run each chain of code blocks with ``python`` in ``workdir``, as tests/page_blocks.py runs them.
+
+    Returns ``{"outputs": [what the last block of each chain printed], "mlp_ref": the file of the
+    mlp_ref that ran}``.
+    """
+    where = "import mlp_ref\nprint(mlp_ref.__file__, end='')\n"
+    segments = [[{"code": code, "needs": None} for code in chain] for chain in chains]
+    (workdir / "in.json").write_text(json.dumps(segments + [[{"code": where, "needs": None}]]), encoding="utf-8")
+    result = subprocess.run([str(python), str(BLOCK_RUNNER), "in.json", "out.json"], cwd=workdir,
                             capture_output=True, text=True, timeout=600)
     if result.returncode != 0:
-        raise AssertionError(f"the page's blocks failed in the reader's environment:\n{result.stderr[-5000:]}")
-    return json.loads((workdir / "result.json").read_text(encoding="utf-8"))
+        raise AssertionError(f"the block runner failed in the reader's environment:\n{result.stderr[-5000:]}")
+    *results, (located,) = json.loads((workdir / "out.json").read_text(encoding="utf-8"))
+    errors = [block["error"] for segment in results for block in segment if block["error"]]
+    if errors:
+        raise AssertionError("the page's blocks failed in the reader's environment:\n" + "\n".join(errors)[-5000:])
+    return {"outputs": [segment[-1]["output"] for segment in results], "mlp_ref": located["output"]}
 
 
 def digest(text: str) -> str:

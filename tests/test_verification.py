@@ -1,0 +1,215 @@
+"""The line at the end of every page and the execution report say what the build really did.
+
+The figures on the line (hooks/verification.py) are checked against counts made here another
+way: code blocks and build-time blocks from the Markdown source with tests/pagekit.py's parser
+(not the build's), the blocks that cannot run from the modules this Python lacks, a lab's code
+cells from its downloaded notebook, tables and figures from the built page parsed as HTML, the
+versions from this environment and the commit from git.
+"""
+
+from __future__ import annotations
+
+import datetime
+import importlib.util
+import logging
+import platform
+import posixpath
+import re
+import subprocess
+import tomllib
+from html import unescape
+from html.parser import HTMLParser
+from importlib import metadata
+
+import nbformat
+import pytest
+
+from tests import pagekit
+
+LINE = re.compile(r'<p class="mlp-verification">(?P<html>.*?)</p>', re.DOTALL)
+KEYS = ("blocks", "matched", "not_run", "generators", "tables", "figures")
+
+
+class ArticleCounter(HTMLParser):
+    """Tables and figures inside a built page's ``<article>``."""
+
+    def __init__(self):
+        super().__init__()
+        self.depth = 0
+        self.tables = self.figures = 0
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "article":
+            self.depth += 1
+        if not self.depth:
+            return
+        self.tables += tag == "table"
+        self.figures += (tag == "figure" and "mlp-figure" in (attrs.get("class") or "").split()) or (
+            tag == "img" and (attrs.get("src") or "").startswith("data:image/"))
+
+    def handle_endtag(self, tag):
+        if tag == "article":
+            self.depth -= 1
+
+
+def text_of(html: str) -> str:
+    return unescape(re.sub(r"<[^>]+>", "", html))
+
+
+def expected_counts(built_site, source: str) -> dict[str, int]:
+    """What the line of page ``source`` must say, counted without the build's code."""
+    counter = ArticleCounter()
+    counter.feed(pagekit.built_page(built_site, source).read_text(encoding="utf-8"))
+    counts = dict.fromkeys(KEYS, 0) | {"tables": counter.tables, "figures": counter.figures}
+    if source.endswith(".py"):  # a lab: the code cells of its notebook
+        notebook = nbformat.read(built_site / source.replace(".py", ".ipynb"), as_version=4)
+        counts["generators"] = sum(cell.cell_type == "code" for cell in notebook.cells)
+        return counts
+    page = pagekit.DOCS / source
+    blocks = pagekit.blocks(page)
+    missing = [block for block in blocks if any(
+        earlier.importorskip and importlib.util.find_spec(earlier.importorskip) is None for earlier in block.chain())]
+    counts.update(blocks=len(blocks), matched=len(blocks) - len(missing), not_run=len(missing),
+                  generators=sum(fence.runs_at_build for fence in pagekit.parse_fences(page)))
+    return counts
+
+
+def stated_counts(text: str) -> dict[str, int]:
+    """The figures a page's line states (zero for what it does not mention)."""
+    counts = dict.fromkeys(KEYS, 0)
+    if match := re.search(r"its (\d+) code blocks? ran and each printed exactly the output shown", text):
+        counts["matched"] = ran = int(match[1])
+    elif match := re.search(r"its (\d+) code blocks? ran, and (\d+) printed exactly the output shown", text):
+        ran, counts["matched"] = int(match[1]), int(match[2])
+    else:
+        ran = 0
+    if match := re.search(r"\((\d+) more blocks? did not run", text):
+        counts["not_run"] = int(match[1])
+    counts["blocks"] = ran + counts["not_run"]
+    made = (re.search(r"(\d+) blocks? of code run at build time made ([^;]*?)(?:;|\. mlp_ref)", text)
+            or re.search(r"its (\d+) code cells? ran without an error.*? made (.*?), and every statement", text))
+    if made:
+        counts["generators"] = int(made[1])
+        for key, word in (("tables", "table"), ("figures", "figure")):
+            if number := re.search(rf"(\d+) {word}s?\b", made[2]):
+                counts[key] = int(number[1])
+    return counts
+
+
+def git(*args: str) -> str:
+    return subprocess.run(["git", *args], cwd=pagekit.ROOT, capture_output=True, text=True, check=True).stdout.strip()
+
+
+@pytest.fixture(scope="module")
+def lines(built_site) -> dict[str, str]:
+    """The text of each nav page's line (each page must have exactly one)."""
+    found = {}
+    for source in pagekit.nav_sources():
+        matches = LINE.findall(pagekit.built_page(built_site, source).read_text(encoding="utf-8"))
+        assert len(matches) == 1, f"{source}: {len(matches)} verification lines"
+        found[source] = text_of(matches[0])
+    return found
+
+
+def test_every_line_states_what_was_counted_independently(built_site, lines):
+    wrong = {source: (stated_counts(text), expected_counts(built_site, source)) for source, text in lines.items()
+             if stated_counts(text) != expected_counts(built_site, source)}
+    assert wrong == {}, "page: (the line says, counted here)"
+    # The figures mean something: code blocks ran on the lessons, tables and figures were made.
+    assert sum(stated_counts(text)["matched"] for text in lines.values()) > 50
+    assert all(stated_counts(text)["tables"] + stated_counts(text)["figures"] > 0
+               for source, text in lines.items() if source.startswith(("lessons/", "labs/")))
+
+
+def test_every_line_states_the_versions_commit_and_date_of_this_build(lines):
+    version = tomllib.loads((pagekit.ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    commit = git("rev-parse", "--short=12", "HEAD")
+    dirty = ", with uncommitted changes to mlp_ref" if git("status", "--porcelain", "--", "mlp_ref") else ""
+    stack = (f"mlp_ref {version} (commit {commit}{dirty}), NumPy {metadata.version('numpy')}, "
+             f"Python {platform.python_version()}.")
+    today = datetime.datetime.now(datetime.UTC).date()
+    dates = {today.isoformat(), (today - datetime.timedelta(days=1)).isoformat()}  # a build across midnight
+    for source, text in lines.items():
+        assert stack in text, f"{source}: {text}"
+        built = re.search(r"(?:Checked when this page was built|Built) on (\d{4}-\d{2}-\d{2})", text)
+        assert built and built[1] in dates, f"{source}: {text}"
+
+
+def report_rows(built_site) -> dict[str, list[str]]:
+    """The execution report's rows: {page source: its cells' text}, the total row under ``"all"``."""
+    html = (built_site / "execution-report" / "index.html").read_text(encoding="utf-8")
+    by_url = {pagekit.built_page(built_site, source).parent.relative_to(built_site).as_posix(): source
+              for source in pagekit.nav_sources()}
+    rows = {}
+    for row in re.findall(r"<tr>(.*?)</tr>", html, re.DOTALL)[1:]:
+        cells = [text_of(cell).strip() for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.DOTALL)]
+        link = re.search(r'href="([^"#]*)"', row)  # relative to execution-report/
+        target = posixpath.normpath(posixpath.join("execution-report", link[1])) if link else "all"
+        rows[by_url.get(target, target)] = cells
+    return rows
+
+
+def test_the_execution_report_lists_every_page_with_the_same_figures(built_site, lines):
+    rows = report_rows(built_site)
+    assert sorted(rows) == sorted([*lines, "all"])
+    for source in lines:
+        stated = dict(zip(KEYS, map(int, rows[source][1:7])))
+        assert stated == expected_counts(built_site, source), source
+        assert re.fullmatch(r"\d+\.\d", rows[source][7]) and re.match(r"\d+\.\d", rows[source][8])
+    totals = [sum(int(rows[source][column]) for source in lines) for column in range(1, 7)]
+    assert list(map(int, rows["all"][1:7])) == totals
+
+
+# --- the build's own check, on a page made up here ------------------------------------------
+
+PAGE = """\
+```python
+print(6 * 7)
+```
+
+<!--pytest-codeblocks:expected-output-->
+
+```text
+42
+```
+
+<!--pytest-codeblocks:cont-->
+
+```python
+print(6 * 8)
+```
+
+<!--pytest-codeblocks:expected-output-->
+
+```text
+42
+```
+
+```python
+raise ValueError("no")
+```
+
+<!--pytest-codeblocks:importorskip(no_such_module_here)-->
+
+```python
+print("never")
+```
+"""
+
+
+def test_the_build_says_when_a_block_prints_something_else(caplog):
+    hook = pagekit.load_hook("verification")
+    page_code = pagekit.load_hook("page_code")
+    run = hook.BlockRun({"made-up.md": page_code.segments(page_code.page_blocks(PAGE, "made-up.md"))})
+    record = hook.PageRecord("made-up.md")
+    with caplog.at_level(logging.WARNING):
+        hook.check_blocks(record, run.results()["made-up.md"])
+    assert (record.blocks, record.matched, len(record.not_run)) == (4, 1, 1)
+    assert record.failed == ["block 2 (line 13) printed something else than the page shows",
+                             "block 3 (line 23) raised an error"]
+    assert len([r for r in caplog.records if r.levelno == logging.WARNING]) == 2  # --strict fails the build
+    line = hook.claims(record, "2026-01-01")
+    assert "its 3 code blocks ran, and 1 printed exactly the output shown" in line
+    assert "1 more block did not run: it needs no_such_module_here" in line
+    assert stated_counts(line + ". mlp_ref") == dict(blocks=4, matched=1, not_run=1, generators=0, tables=0, figures=0)
