@@ -26,12 +26,14 @@ cache and :func:`on_pre_build` make sure an edit of ``mlp_ref`` during ``make se
 it and renders again every page whose code imports the module edited.) The cache lives in
 ``.cache/pages/``, one entry per page (a new entry replaces the page's old one).
 ``MLP_CACHE=0`` turns it off; a fresh clone (CI) has none. Every page gets ``render_seconds``:
-how long its render took, in the run that made it.
+how long its render took, in the run that made it, and ``rendered_at``: None when this build
+rendered it, else when the render it reuses ran.
 """
 
 from __future__ import annotations
 
 import ast
+import datetime
 import hashlib
 import json
 import os
@@ -159,6 +161,11 @@ def cache_key(text: str, settings: dict, root: Path = ROOT) -> str:
     return digest.hexdigest()[:24]
 
 
+def now_utc() -> str:
+    """The time of day a render or a run happened, as the pages state it."""
+    return f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC"
+
+
 def file_digest(path: Path) -> str | None:
     return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
 
@@ -247,6 +254,7 @@ def on_pre_page(page, config, files):
                 stored["page"]["content"] = stored["page"]["content"].replace(SITE, config.site_url or "")
                 _restore(page, stored["page"], files)
                 page.render_seconds = stored["seconds"]  # how long the render that made it took
+                page.rendered_at = stored["ran_at"]  # when (hooks/verification.py says it)
                 return
         _reads.append(set())
         start = time.perf_counter()
@@ -255,13 +263,14 @@ def on_pre_page(page, config, files):
         finally:
             reads = _reads.pop()
         page.render_seconds = time.perf_counter() - start
+        page.rendered_at = None  # in this build
         if enabled():
             CACHE.mkdir(parents=True, exist_ok=True)
             for old in CACHE.glob(f"{prefix}-*.json"):
                 old.unlink()
             state = _saved(page)
             state["content"] = _without_site(state["content"], config)
-            entry.write_text(json.dumps({"page": state, "seconds": page.render_seconds,
+            entry.write_text(json.dumps({"page": state, "seconds": page.render_seconds, "ran_at": now_utc(),
                                          "reads": {name: file_digest(ROOT / name) for name in sorted(reads)}}),
                              encoding="utf-8")
 

@@ -11,9 +11,11 @@ What this build checks, and so what the line may say:
 - **Build-time code.** markdown-exec blocks run while the page is rendered (a failing one
   fails the build); the line counts them and the tables and figures in the page.
 - **Labs.** The notebook's code cells ran without an error (mkdocs-jupyter, errors not allowed)
-  and its claims held (mlp_ref.claims fails the build): in this build, or in the earlier build
-  whose cached run hooks/notebook_cache.py reused because nothing it depends on changed; the
-  line says which, and when that run was.
+  and its claims held (mlp_ref.claims fails the build).
+- **When.** hooks/render_cache.py reuses a page's render, and this hook a page's block results
+  (in ``.cache/blocks/``), from an earlier build when nothing they depend on has changed (the
+  same key as the render cache: the page, mlp_ref, snippets, hooks, pins, Python, ...). The line
+  then says when that run was, instead of "in this build".
 
 Then come the versions: mlp_ref's (and the git commit of this checkout, noting uncommitted
 changes to mlp_ref), NumPy's and Python's, and the build date. The site-wide report
@@ -45,9 +47,11 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.utils import get_relative_url
 from page_code import page_blocks, segments
 from reader_blocks import RUNS_AT_BUILD, parse_fences
+from render_cache import cache_key, enabled, now_utc
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNNER = Path(__file__).resolve().parent / "block_runner.py"
+BLOCK_CACHE = ROOT / ".cache" / "blocks"
 REPORT = "execution-report.md"
 LINE_CLASS = "mlp-verification"
 LAB_CODE_CELL = re.compile(r"^# %%(?! \[markdown\])", re.MULTILINE)
@@ -68,13 +72,13 @@ class PageRecord:
     not_run: list[str] = field(default_factory=list)  # why each block that did not run did not
     failed: list[str] = field(default_factory=list)  # "block N (line L): why"
     block_seconds: float = 0.0
+    blocks_ran_at: str | None = None  # None: in this build; else when the run this build reused was
     generators: int = 0  # markdown-exec blocks (lessons) or code cells (labs)
     tables: int = 0
     figures: int = 0
-    render_seconds: float = 0.0
+    render_seconds: float = 0.0  # the render that made the page (hooks/render_cache.py)
+    rendered_at: str | None = None  # None: in this build; else when the render this build reused was
     lab: bool = False
-    lab_seconds: float | None = None
-    lab_ran_at: str | None = None  # when the lab's run was, if an earlier build's (cached)
 
 
 # ---------------------------------------------------------------------------------------
@@ -114,18 +118,22 @@ class BlockRun:
 
     def __init__(self, pages: dict[str, list[list]]):
         self.pages = pages  # src_uri -> segments of page_code.Block
+        self.process = None
+        if not pages:
+            return
         self.folder = Path(tempfile.mkdtemp(prefix="mlp-blocks-"))
         payload = [[{"code": block.code, "needs": block.needs} for block in segment]
                    for groups in pages.values() for segment in groups]
         (self.folder / "in.json").write_text(json.dumps(payload), encoding="utf-8")
         env = {key: value for key, value in os.environ.items() if key != "MLP_SITE_BUILD"}  # a reader's run
-        self.started = time.perf_counter()
         self.process = subprocess.Popen([sys.executable, str(RUNNER), str(self.folder / "in.json"),
                                          str(self.folder / "out.json")], cwd=ROOT, env=env,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
     def results(self) -> dict[str, list[tuple]]:
         """src_uri -> [(block, result)] once the runner is done."""
+        if self.process is None:
+            return {}
         _, stderr = self.process.communicate(timeout=1800)
         if self.process.returncode != 0:
             raise PluginError(f"hooks/block_runner.py failed (exit {self.process.returncode}):\n{stderr[-5000:]}")
@@ -153,6 +161,14 @@ def check_blocks(record: PageRecord, pairs: list[tuple]) -> None:
             record.matched += 1
 
 
+def store(entry: Path, results: list[dict]) -> None:
+    """Keep a page's block results under its key (replacing the page's older entries)."""
+    BLOCK_CACHE.mkdir(parents=True, exist_ok=True)
+    for old in BLOCK_CACHE.glob(entry.name.rsplit("-", 1)[0] + "-*.json"):
+        old.unlink()
+    entry.write_text(json.dumps({"results": results, "ran_at": now_utc()}), encoding="utf-8")
+
+
 # ---------------------------------------------------------------------------------------
 # The line and the report
 # ---------------------------------------------------------------------------------------
@@ -173,28 +189,33 @@ def _not_run(record: PageRecord) -> str:
             ) if reasons else ""
 
 
+def when(ran_at: str | None) -> str:
+    """Where a run happened: in this build, or in the earlier one whose result this build reused."""
+    return "in this build" if ran_at is None else f"on {ran_at}"
+
+
 def claims(record: PageRecord, date: str) -> str:
     """What the build checked on the page, as the sentence the line starts with (plain text)."""
     parts = []
     if record.blocks:
-        ran = record.blocks - len(record.not_run)
+        ran = f"its {_count(record.blocks - len(record.not_run), 'code block')} ran {when(record.blocks_ran_at)}"
         if not record.failed:
-            parts.append(f"its {_count(ran, 'code block')} ran and each printed exactly the output shown"
-                         + _not_run(record))
+            parts.append(f"{ran} and each printed exactly the output shown" + _not_run(record))
         else:
-            parts.append(f"its {_count(ran, 'code block')} ran, and {record.matched} printed exactly the output "
-                         f"shown; {', '.join(record.failed)}" + _not_run(record))
+            parts.append(f"{ran}, and {record.matched} printed exactly the output shown; {', '.join(record.failed)}"
+                         + _not_run(record))
     if record.lab:
-        when = (f"in {record.lab_seconds:.0f} s in this build" if record.lab_ran_at is None else
-                f"in {record.lab_seconds:.0f} s on {record.lab_ran_at} (this build reused that run: the "
-                "notebook, mlp_ref, the pins and Python are unchanged)")
-        parts.append(f"its {_count(record.generators, 'code cell')} ran without an error {when}, made "
-                     f"{_made(record)}, and every statement the page makes about its results held in that run")
+        parts.append(f"its {_count(record.generators, 'code cell')} ran without an error {when(record.rendered_at)} "
+                     f"({record.render_seconds:.0f} s), made {_made(record)}, and every statement the page makes "
+                     "about its results held in that run")
     elif record.generators:
-        parts.append(f"{_count(record.generators, 'block')} of code run at build time made {_made(record)}")
+        parts.append(f"{_count(record.generators, 'block')} of code run {when(record.rendered_at)} made "
+                     f"{_made(record)}")
     if not parts:
         return f"Built on {date}; nothing on this page is computed"
-    return f"Checked when this page was built on {date}: " + "; ".join(parts)
+    reused = (record.blocks and record.blocks_ran_at) or ((record.lab or record.generators) and record.rendered_at)
+    return (f"Checked when this page was built on {date}: " + "; ".join(parts)
+            + (". This build reused the runs dated earlier: nothing they depend on has changed since" if reused else ""))
 
 
 def line_html(record: PageRecord, facts: dict[str, str], report_url: str) -> str:
@@ -211,27 +232,26 @@ def report_markdown(records: list[PageRecord], facts: dict[str, str], base: str,
     lines = [
         f"Every figure below comes from the build of {facts['date']} that made this site, with mlp_ref "
         f"{facts['mlp_ref']} ({facts['commit']}), NumPy {facts['numpy']} and Python {facts['python']}. "
-        "*Code blocks* are the code a page shows you: each ran in this build and its printed output was "
-        "compared with the output the page shows. *Build-time code* is the code that made the page's tables "
-        "and figures (on a lab, its notebook's code cells). Times are seconds on the machine that built the "
-        f"site: the build took {build_seconds:.1f} s until every page was rendered and every code block had "
-        "run (the code blocks run in a process of their own, beside the rendering).",
+        "*Code blocks* are the code a page shows you: each ran and its printed output was compared with the "
+        "output the page shows. *Build-time code* is the code that made the page's tables and figures (on a "
+        "lab, its notebook's code cells). Times are seconds on the machine that ran them. *Ran* says whether "
+        "this build ran them, or when the run was whose results this build reused because nothing they "
+        f"depend on had changed. This build took {build_seconds:.1f} s until every page was rendered and every "
+        "code block had run (the code blocks run in a process of their own, beside the rendering).",
         "",
         "| Page | Code blocks | Printed what is shown | Not run | Build-time code | Tables | Figures "
-        "| Code blocks (s) | Rendering (s) |",
-        "|---|--:|--:|--:|--:|--:|--:|--:|--:|",
+        "| Code blocks (s) | Rendering (s) | Ran |",
+        "|---|--:|--:|--:|--:|--:|--:|--:|--:|---|",
     ]
     for r in rows:
-        render = f"{r.render_seconds:.1f}"
-        if r.lab:
-            render += (f" (notebook run: {r.lab_seconds:.1f}, this build)" if r.lab_ran_at is None else
-                       f" (notebook run: {r.lab_seconds:.1f}, cached from {r.lab_ran_at})")
+        ran = sorted({at or "this build" for at in ([r.blocks_ran_at] if r.blocks else []) + [r.rendered_at]})
         lines.append(f"| [{r.title}]({get_relative_url(r.url, base)}) | {r.blocks} | {r.matched} | {len(r.not_run)} "
-                     f"| {r.generators} | {r.tables} | {r.figures} | {r.block_seconds:.1f} | {render} |")
+                     f"| {r.generators} | {r.tables} | {r.figures} | {r.block_seconds:.1f} | {r.render_seconds:.1f} "
+                     f"| {', '.join(ran)} |")
     total = lambda name: sum(getattr(r, name) for r in records)  # noqa: E731
     lines.append(f"| **All {len(records)} pages** | {total('blocks')} | {total('matched')} "
                  f"| {sum(len(r.not_run) for r in records)} | {total('generators')} | {total('tables')} "
-                 f"| {total('figures')} | {total('block_seconds'):.1f} | {total('render_seconds'):.1f} |")
+                 f"| {total('figures')} | {total('block_seconds'):.1f} | {total('render_seconds'):.1f} | |")
     return "\n".join(lines) + "\n"
 
 
@@ -250,8 +270,9 @@ def on_config(config):
 
 
 def on_files(files: Files, config) -> Files:
-    pages: dict[str, list[list]] = {}
+    pages: dict[str, list[list]] = {}  # the pages whose blocks this build runs
     records: dict[str, PageRecord] = {}
+    cached, entries = {}, {}  # src_uri -> (segments, stored run); src_uri -> where to store the run
     for file in files.documentation_pages():
         records[file.src_uri] = record = PageRecord(file.src_uri, lab=is_lab(file.src_uri))
         source = Path(file.abs_src_path).read_text(encoding="utf-8")
@@ -261,26 +282,17 @@ def on_files(files: Files, config) -> Files:
         record.generators = sum(1 for fence in parse_fences(source.split("\n"), file.src_uri)
                                 if RUNS_AT_BUILD.search(fence.info))
         blocks = page_blocks(source, file.src_uri)
-        if blocks:
+        if not blocks:
+            continue
+        entry = BLOCK_CACHE / f"{file.src_uri.replace('/', '_')}-{cache_key(source, {'run': 'code blocks'})}.json"
+        if enabled() and entry.is_file():
+            cached[file.src_uri] = (segments(blocks), json.loads(entry.read_text(encoding="utf-8")))
+        else:
             pages[file.src_uri] = segments(blocks)
-    _state["records"] = records
-    _state["run"] = BlockRun(pages)
+            entries[file.src_uri] = entry
+    _state.update(records=records, cached=cached, entries=entries, run=BlockRun(pages))
     files.append(File.generated(config, REPORT, content="# Execution report\n", inclusion=InclusionLevel.NOT_IN_NAV))
     return files
-
-
-def on_pre_page(page, config, files):
-    if page.file.src_uri not in _state["records"]:
-        return page
-    render = page.render  # the page's own render (for a lab: hooks/notebook_cache.py's)
-
-    def timed(config, files):
-        start = time.perf_counter()
-        render(config, files)
-        _state["records"][page.file.src_uri].render_seconds = time.perf_counter() - start
-
-    page.render = timed
-    return page
 
 
 def on_page_content(html_text: str, page, config, files) -> str:
@@ -289,9 +301,7 @@ def on_page_content(html_text: str, page, config, files) -> str:
         record.title, record.url = page.title, page.url
         record.tables = len(TABLE.findall(html_text))
         record.figures = len(FIGURE.findall(html_text))
-        if record.lab:
-            record.lab_seconds = page.notebook_seconds  # set by hooks/notebook_cache.py
-            record.lab_ran_at = getattr(page, "notebook_ran_at", None)
+        record.render_seconds, record.rendered_at = page.render_seconds, page.rendered_at  # hooks/render_cache.py
     return html_text
 
 
@@ -300,6 +310,12 @@ def on_env(env, config, files):
     records: dict[str, PageRecord] = _state["records"]
     for src, pairs in _state["run"].results().items():
         check_blocks(records[src], pairs)
+        if enabled() and not records[src].failed:  # a failed run is never kept: it runs again next time
+            store(_state["entries"][src], [result for _, result in pairs])
+    for src, (groups, stored) in _state["cached"].items():
+        blocks = [block for segment in groups for block in segment]
+        check_blocks(records[src], list(zip(blocks, stored["results"], strict=True)))
+        records[src].blocks_ran_at = stored["ran_at"]
     facts = _state["facts"]
     report = files.get_file_from_path(REPORT)
     for src, record in records.items():

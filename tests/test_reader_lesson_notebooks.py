@@ -7,76 +7,55 @@ the page's runnable blocks, in the page's order, as tests/pagekit.py reads them 
 an optional module left out), and each cell must print exactly what the page shows after its
 block, as tests/page_blocks.py compares them, and nothing else: no warning, no value echoed.
 
-A run's outputs are kept in ``.cache/lesson-notebooks/`` under a key of everything they depend
-on: the notebook's text, the reader's environment (its key holds every pin and the SHA-256 of
-mlp_ref's wheel), Python and the environment variables the code reads. A later run with the same
-key compares the kept outputs with the page (which may have changed) instead of running again.
+A run is kept, and not repeated, as the labs' runs are (tests/test_reader_notebooks.py: in
+``.cache/reader-notebooks/`` under a key of the code cells, the reader's environment, Python and
+the environment variables a cell reads); the check then compares its outputs with the page,
+which may have changed since. ``MLP_CACHE=0`` runs them all.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import json
 import os
-import platform
 import urllib.request
 
 import nbformat
 import pytest
 
 from tests import pagekit
-from tests.test_reader_notebooks import Run, _execute_all, client_for
+from tests.test_reader_notebooks import CACHE, Run, _execute_all, client_for, from_cache, run_key, store
 
 LESSONS = sorted(page.stem for page in (pagekit.DOCS / "lessons").glob("*.md") if pagekit.blocks(page))
-CACHE = pagekit.ROOT / ".cache" / "lesson-notebooks"
-ENVIRONMENT = pagekit.load_hook("notebook_cache").ENVIRONMENT  # the variables a cell may read
-
-
-def run_key(text: str, reader_env) -> str:
-    """A digest of everything a lesson notebook's outputs depend on."""
-    digest = hashlib.sha256(text.encode())
-    digest.update(reader_env.parent.parent.name.encode())  # the reader's environment: its requirements' digest
-    digest.update(platform.python_version().encode())  # the Python its venv was made from
-    digest.update(json.dumps({name: os.environ.get(name) for name in ENVIRONMENT}, sort_keys=True).encode())
-    return digest.hexdigest()[:24]
-
-
-def cell_outputs(notebook) -> list[dict]:
-    """``{"page_line": N, "outputs": [...]}`` for each code cell of an executed notebook."""
-    return [{"page_line": cell.metadata["mlp"]["page_line"], "source": cell.source, "outputs": cell.outputs}
-            for cell in notebook.cells if cell.cell_type == "code"]
 
 
 @pytest.fixture(scope="module")
-def lesson_runs(server, reader_env, tmp_path_factory) -> dict[str, list[dict]]:
-    """Each lesson notebook's code cells with their outputs: run now, or kept from a run with the same key."""
-    results, clients, runs, entries = {}, {}, {}, {}
+def lesson_runs(server, reader_env, tmp_path_factory) -> dict[str, Run]:
+    """Each lesson's notebook, downloaded and run (or its earlier run with the same key)."""
+    runs, clients, entries = {}, {}, {}
     for lesson in LESSONS:
         with urllib.request.urlopen(f"{server}/lessons/{lesson}.ipynb") as response:
-            text = response.read().decode()
-        # The site's own address is in the links (its port changes from run to run).
-        entries[lesson] = entry = CACHE / f"{lesson}-{run_key(text.replace(server, 'SITE'), reader_env)}.json"
-        if entry.is_file():
-            results[lesson] = json.loads(entry.read_text(encoding="utf-8"))
-            continue
-        notebook = nbformat.reads(text, as_version=4)
-        clients[lesson] = client_for(notebook, reader_env, tmp_path_factory.mktemp(f"{lesson}-reader"))
-        runs[lesson] = Run(notebook)
+            notebook = nbformat.reads(response.read().decode(), as_version=4)
+        workdir = tmp_path_factory.mktemp(f"{lesson}-reader")
+        entry = CACHE / f"lesson-{lesson}-{run_key(notebook, reader_env, workdir)}.json"
+        runs[lesson] = from_cache(entry, notebook)
+        if runs[lesson] is None:
+            clients[lesson] = client_for(notebook, reader_env, workdir)
+            runs[lesson], entries[lesson] = Run(notebook), entry
     with pytest.MonkeyPatch.context() as patch:
         patch.delenv("MLP_SITE_BUILD", raising=False)  # a reader's run, not the site build
         patch.delenv("MPLBACKEND", raising=False)
         asyncio.run(_execute_all(clients, runs, parallel=max(1, min(2, os.cpu_count() or 1))))
-    for lesson, run in runs.items():
-        if run.error is not None:
-            results[lesson] = {"error": str(run.error)}
-            continue
-        results[lesson] = {"cells": cell_outputs(run.notebook), "seconds": run.seconds}
-        CACHE.mkdir(parents=True, exist_ok=True)
-        for old in CACHE.glob(f"{lesson}-*.json"):
-            old.unlink()
-        entries[lesson].write_text(json.dumps(results[lesson]), encoding="utf-8")
-    return results
+    for lesson, entry in entries.items():
+        store(entry, runs[lesson])
+        if clients[lesson].km.is_alive():  # nbclient leaves running a kernel it was given
+            clients[lesson].km.shutdown_kernel(now=True)
+    return runs
+
+
+def code_cells(run: Run) -> list[dict]:
+    """``{"page_line", "source", "outputs"}`` of each code cell of a run."""
+    return [{"page_line": cell.metadata["mlp"]["page_line"], "source": cell.source, "outputs": cell.outputs}
+            for cell in run.notebook.cells if cell.cell_type == "code"]
 
 
 def printed(cell: dict) -> str:
@@ -89,11 +68,11 @@ def printed(cell: dict) -> str:
 
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_lesson_notebook_prints_what_the_page_shows(lesson, lesson_runs):
-    result = lesson_runs[lesson]
-    assert "error" not in result, f"{lesson}.ipynb did not run to the end in the reader's environment: {result}"
+    run = lesson_runs[lesson]
+    assert run.error is None, f"{lesson}.ipynb did not run to the end in the reader's environment: {run.error}"
     blocks = [block for block in pagekit.blocks(pagekit.DOCS / "lessons" / f"{lesson}.md")
               if not any(earlier.importorskip for earlier in block.chain())]
-    cells = result["cells"]
+    cells = code_cells(run)
     # The notebook's code is the page's code, block for block.
     assert [(cell["page_line"], cell["source"]) for cell in cells] == \
         [(block.fence.lineno, block.code.rstrip("\n")) for block in blocks]
