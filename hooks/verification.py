@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import datetime
 import html
+import importlib.util
 import json
 import logging
 import os
@@ -185,7 +186,7 @@ def _made(record: PageRecord) -> str:
 def _not_run(record: PageRecord) -> str:
     reasons = sorted(set(record.not_run))
     return (f" ({_count(len(record.not_run), 'more block')} did not run: "
-            + "; ".join(reason.replace("needs ", "it needs ", 1) + " in this build" for reason in reasons) + ")"
+            + "; ".join(reason.replace("needs ", "it needs ", 1) + " where they ran" for reason in reasons) + ")"
             ) if reasons else ""
 
 
@@ -284,7 +285,10 @@ def on_files(files: Files, config) -> Files:
         blocks = page_blocks(source, file.src_uri)
         if not blocks:
             continue
-        entry = BLOCK_CACHE / f"{file.src_uri.replace('/', '_')}-{cache_key(source, {'run': 'code blocks'})}.json"
+        # Whether each optional module is installed decides which blocks run: part of the key.
+        installed = {block.needs: importlib.util.find_spec(block.needs) is not None for block in blocks if block.needs}
+        key = cache_key(source, {"run": "code blocks", "installed": installed})
+        entry = BLOCK_CACHE / f"{file.src_uri.replace('/', '_')}-{key}.json"
         if enabled() and entry.is_file():
             cached[file.src_uri] = (segments(blocks), json.loads(entry.read_text(encoding="utf-8")))
         else:
