@@ -23,7 +23,7 @@ import nbformat
 import pytest
 
 from tests import pagekit
-from tests.test_reader_notebooks import CACHE, Run, _execute_all, client_for, from_cache, run_key, store
+from tests.notebook_runs import CACHE, Run, client_for, execute_all, from_cache, run_key, store
 
 LESSONS = sorted(page.stem for page in (pagekit.DOCS / "lessons").glob("*.md") if pagekit.blocks(page))
 
@@ -44,7 +44,7 @@ def lesson_runs(server, reader_env, tmp_path_factory) -> dict[str, Run]:
     with pytest.MonkeyPatch.context() as patch:
         patch.delenv("MLP_SITE_BUILD", raising=False)  # a reader's run, not the site build
         patch.delenv("MPLBACKEND", raising=False)
-        asyncio.run(_execute_all(clients, runs, parallel=max(1, min(2, os.cpu_count() or 1))))
+        asyncio.run(execute_all(clients, runs, parallel=max(1, min(2, os.cpu_count() or 1))))
     for lesson, entry in entries.items():
         store(entry, runs[lesson])
         if clients[lesson].km.is_alive():  # nbclient leaves running a kernel it was given

@@ -16,29 +16,16 @@ outputs. ``MLP_CACHE=0`` runs everything.
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import json
 import os
-import platform
 import re
-import time
 import urllib.request
-from dataclasses import dataclass
-from pathlib import Path
 
 import nbformat
 import pytest
-from jupyter_client.kernelspec import KernelSpecManager
-from jupyter_client.manager import KernelManager
-from nbclient import NotebookClient
 
-from tests import pagekit
+from tests.notebook_runs import CACHE, Run, client_for, execute_all, from_cache, run_key, store
 
 CLAIM_WARNING = "ClaimWarning"
-BUILD_CACHE = pagekit.load_hook("render_cache")
-CACHE_SWITCH = BUILD_CACHE.SWITCH  # one switch for the site build's labs and the students' runs
-# What a lab cell reads from the environment, but for the two that a student's run removes.
-ENVIRONMENT = tuple(name for name in BUILD_CACHE.ENVIRONMENT if name not in ("MLP_SITE_BUILD", "MPLBACKEND"))
 # (lab, {setting: new value}) for the edited run: a shorter run, as a student might try first.
 EDITS = {
     "digits": {"EPOCHS": "3", "SEEDS": "2", "STUDY": "[[64, 32, 10], [64, 32, 16, 10]]"},
@@ -61,86 +48,6 @@ def edit_settings(notebook, edits: dict[str, str]) -> None:
         cell.source, count = re.subn(rf"^{name} = [^#\n]*?(\s*#|$)", rf"{name} = {value}\1", cell.source,
                                      flags=re.MULTILINE)
         assert count == 1, f"the first code cell has no single '{name} = ...' line to edit"
-
-
-def client_for(notebook, python, workdir) -> NotebookClient:
-    """A client that runs ``notebook`` with a kernel of ``python``'s environment in ``workdir``."""
-    kernels = workdir.parent / f"{workdir.name}-kernels"
-    spec_dir = kernels / "reader"
-    spec_dir.mkdir(parents=True)
-    (spec_dir / "kernel.json").write_text(json.dumps({
-        "argv": [str(python), "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-        "display_name": "reader", "language": "python"}))
-    manager = KernelManager(kernel_name="reader", kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(kernels)]))
-    return NotebookClient(notebook, km=manager, timeout=900, allow_errors=False,
-                          resources={"metadata": {"path": str(workdir)}})
-
-
-@dataclass
-class Run:
-    notebook: nbformat.NotebookNode
-    seconds: float = 0.0
-    error: BaseException | None = None
-    cached: bool = False  # the outputs of an earlier run with the same key (see run_key)
-
-
-async def _execute_all(clients: dict, runs: dict, parallel: int) -> None:
-    gate = asyncio.Semaphore(parallel)
-
-    async def one(key):
-        async with gate:
-            start = time.perf_counter()
-            try:
-                await clients[key].async_execute()
-            except Exception as error:  # reported by the test that reads this run
-                runs[key].error = error
-            runs[key].seconds = time.perf_counter() - start
-
-    await asyncio.gather(*(one(key) for key in clients))
-
-
-CACHE = pagekit.ROOT / ".cache" / "reader-notebooks"
-
-
-def run_key(notebook, reader_python: Path, workdir: Path) -> str:
-    """A digest of everything a student's run depends on; the same key gives the same run.
-
-    It covers the code cells (the Markdown cells execute nothing), the reader's environment
-    (the requirements it installed, which pin mlp_ref's wheel by SHA-256), the Python, the files put beside the notebook, the environment variables a
-    cell reads, and this test file (how the notebook is run).
-    """
-    digest = hashlib.sha256()
-    for cell in notebook.cells:
-        if cell.cell_type == "code":
-            digest.update(cell.source.encode() + b"\0")
-    # The requirements the environment last installed: the pins and mlp_ref's wheel by SHA-256.
-    digest.update((reader_python.parent.parent / ".complete").read_bytes() + platform.python_version().encode())
-    for path in sorted(workdir.iterdir()):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    digest.update(json.dumps({name: os.environ.get(name) for name in ENVIRONMENT}, sort_keys=True).encode())
-    digest.update(Path(__file__).read_bytes())
-    return digest.hexdigest()[:24]
-
-
-def from_cache(entry: Path, notebook) -> Run | None:
-    """The run stored in ``entry``, its outputs put into ``notebook`` (the fresh download)."""
-    if os.environ.get(CACHE_SWITCH, "1") == "0" or not entry.is_file():
-        return None
-    stored = json.loads(entry.read_text(encoding="utf-8"))
-    ran = nbformat.reads(json.dumps(stored["notebook"]), as_version=4)
-    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
-    for cell, done in zip(code, (c for c in ran.cells if c.cell_type == "code"), strict=True):
-        cell.outputs = done.outputs
-    return Run(notebook, seconds=stored["seconds"], cached=True)
-
-
-def store(entry: Path, run: Run) -> None:
-    """Keep a completed run (a failed one is never kept: it runs again next time)."""
-    if run.error is None and os.environ.get(CACHE_SWITCH, "1") != "0":
-        for old in entry.parent.glob(entry.name.rsplit("-", 1)[0] + "-*.json"):  # this run's old keys
-            old.unlink()
-        entry.parent.mkdir(parents=True, exist_ok=True)
-        entry.write_text(json.dumps({"notebook": run.notebook, "seconds": run.seconds}), encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
@@ -168,7 +75,7 @@ def student_runs(server, reader_env, tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:
         patch.delenv("MLP_SITE_BUILD", raising=False)  # a student's run, not the site build
         patch.delenv("MPLBACKEND", raising=False)
-        asyncio.run(_execute_all(clients, runs, parallel=max(1, min(2, os.cpu_count() or 1))))
+        asyncio.run(execute_all(clients, runs, parallel=max(1, min(2, os.cpu_count() or 1))))
     for key, entry in entries.items():
         store(entry, runs[key])
     return runs
