@@ -32,6 +32,9 @@ from mlp_ref.losses import (  # noqa: F401
 )
 from mlp_ref.training import History, central_difference, fit, grad_check, sgd_step  # noqa: F401
 
+# --- lesson 2: Rosenblatt's perceptron ---
+from mlp_ref.perceptron import PerceptronRun, PerceptronStep, mistake_bound, perceptron_predict, train_perceptron  # noqa: F401
+
 # --- counting, traces, approximation, data ---
 from mlp_ref.tables import format_count, format_number, markdown_table  # noqa: F401
 from mlp_ref.counting import LayerRow, LayerTable, count_params, layer_table, layer_table_markdown  # noqa: F401
