@@ -144,6 +144,12 @@ def l2() -> dict:
     assert np.allclose(scale, scale[0])
     tolerance = 0.01                                           # exercise 3's "within 0.01"
     sizes = (784, 16, 784)                                     # exercise 4's stack
+    # The perceptron rule from zero weights on AND (separable) and XOR (not), as the page runs it
+    run_and = mlp_ref.train_perceptron(X, [0, 0, 0, 1], max_epochs=100)
+    run_xor = mlp_ref.train_perceptron(X, y, max_epochs=100)
+    first, length = run_xor.cycle
+    assert run_xor.never_converges
+    cycle_mistakes = sorted(set(run_xor.errors[first - 1:first - 1 + length]))
     return {
         "corner_sums": ", ".join(_number(s) for s in sums),                 # "0, 1, 1, 2"
         "hidden_shape": ", ".join(map(str, H.shape)),                       # H (4, 2)
@@ -167,6 +173,15 @@ def l2() -> dict:
         "target_p": _number(1 - tolerance),                                 # "0.99"
         "target_odds": _number((1 - tolerance) / tolerance),                # "ln 99"
         "rank_bound": _number(min(sizes)),                                  # "at most 16"
+        "perc_and_epochs": _number(run_and.epochs),                         # "6 epochs"
+        "perc_and_updates": _number(run_and.updates),                       # "10 updates"
+        "perc_and_w": _tuple(run_and.w),                                    # "w = (2, 1)"
+        "perc_and_b": _number(run_and.b).replace("-", "−"),                 # "b = −2"
+        "perc_and_bound": _number(math.floor(mlp_ref.mistake_bound(X, [0, 0, 0, 1], [1, 1], -1.5) + 1e-9)),
+        "perc_xor_cycle_start": _number(first),                             # "the start of epoch 3"
+        "perc_xor_cycle_end": _number(first + length - 1),                  # "the end of epoch 3"
+        "perc_xor_cycle_len": "every epoch" if length == 1 else f"every {_word(length)} epochs",
+        "perc_xor_cycle_mistakes": " or ".join(_word(m) for m in cycle_mistakes),   # "four"
     }
 
 
