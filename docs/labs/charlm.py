@@ -154,6 +154,40 @@ display(Markdown(markdown_table([f"context (previous {SETTINGS.context})", "→ 
 # normalization) and, when PyTorch is installed, one whole training step against PyTorch
 # autograd.
 
+# %% [markdown]
+# ### The embedding is a layer
+#
+# The lookup $C[X]$ is a [layer](../../lessons/01-neuron-and-layer/#the-math) in disguise. Write
+# each index as a **one-hot** row: a vector of length V with a 1 at the index and 0 everywhere
+# else. The windows become $\operatorname{onehot}(X)$ of shape (B, {@ lab_b.context @}, V), and
+#
+# $$
+# C[X] = \operatorname{onehot}(X)\, C \qquad (B, {@ lab_b.context @}, V) \cdot (V, {@ lab_b.emb @}) \to (B, {@ lab_b.context @}, {@ lab_b.emb @}),
+# $$
+#
+# because a one-hot row times $C$ picks out exactly one row of $C$. So the embedding is the
+# layer $Z = XW + b$ of lesson 1 with input $\operatorname{onehot}(X)$, weights $W = C$ and no
+# bias, applied at each of the {@ lab_b.context_word @} positions with the same $C$. The lookup is the fast way
+# to compute that product: it skips the V − 1 multiplications by zero in every row. It also
+# explains the scatter-add: a layer's weight gradient is $X^\top \Delta$, and with one-hot
+# inputs, $\operatorname{onehot}(X)^\top \Delta$ adds each row of $\Delta$ into the row of
+# $C$ that its index selected. The cell checks both on one batch of training windows:
+
+# %%
+C = init_char_mlp(SETTINGS.config(vocab.size, "kaiming", False), SETTINGS.seed).params["C"]   # (V, E)
+X_batch = windows["train"][0][:SETTINGS.batch_size]           # (B, context) integer indices
+one_hot = np.eye(vocab.size)[X_batch]                         # (B, context, V): a 1 at each index
+by_lookup, by_product = C[X_batch], one_hot @ C               # both (B, context, E)
+assert by_lookup.shape == by_product.shape
+assert np.allclose(by_lookup, by_product, rtol=0, atol=1e-12), "C[X] must equal onehot(X) @ C"
+upstream = np.random.default_rng(SETTINGS.seed).normal(size=by_lookup.shape)  # any gradient of E, (B, context, E)
+scatter = np.zeros_like(C)
+np.add.at(scatter, X_batch, upstream)                         # what the backward pass does
+layer_grad = one_hot.reshape(-1, vocab.size).T @ upstream.reshape(-1, C.shape[1])   # X^T Delta, (V, E)
+assert np.allclose(scatter, layer_grad, rtol=1e-12, atol=1e-12), "scatter-add must equal onehot(X)^T Delta"
+print(f"C[X] and onehot(X) @ C: both {by_lookup.shape}, equal: True")
+print(f"scatter-add into C and onehot(X)^T @ Delta: both {scatter.shape}, equal: True")
+
 # %%
 for batch_norm in (False, True):
     model = init_char_mlp(SETTINGS.config(vocab.size, "kaiming", batch_norm), 0)
