@@ -58,7 +58,7 @@ from mlp_ref.charlm import (  # noqa: F401
 )
 
 # --- lesson 8: the FFN inside a transformer ---
-from mlp_ref.ffn import Routing, ffn, gated_ffn, moe_ffn, route_top_k  # noqa: F401
+from mlp_ref.ffn import Routing, conv1d, ffn, gated_ffn, moe_ffn, route_top_k  # noqa: F401
 
 # --- lesson 6: initialization (signal propagation) ---
 from mlp_ref.propagation import StackStatistics, layer_statistics, random_stack  # noqa: F401

@@ -13,6 +13,9 @@ position; nothing in it reads another position. Three forms of that block:
   ``top_k`` of several FFNs for each position and mixes their outputs
   (``route_top_k`` returns the choice and its weights).
 
+``conv1d(X, K, b)`` is a one-dimensional convolution along the positions, for the view of the
+FFN as two convolutions of kernel size 1 (Vaswani et al., 2017, section 3.3).
+
 Every function accepts ``X`` of shape ``(N, d)`` (rows) or ``(B, T, d)`` (sequences) and
 returns the same leading shape with the output width on the last axis. Weights follow the
 site's ``(d_in, d_out)`` convention. Shapes are checked, never broadcast into agreement.
@@ -29,7 +32,7 @@ from mlp_ref.activations import check_activation_name
 from mlp_ref.kernels import ACTIVATION_KERNELS
 from mlp_ref.validation import ShapeError, as_float_array, check_int
 
-__all__ = ["ffn", "gated_ffn", "route_top_k", "Routing", "moe_ffn"]
+__all__ = ["ffn", "gated_ffn", "route_top_k", "Routing", "moe_ffn", "conv1d"]
 
 
 def _as_tokens(X, name: str = "X") -> np.ndarray:
@@ -225,3 +228,43 @@ def moe_ffn(X, W_router, experts: Sequence[tuple], top_k: int, activation: str =
                              f"other experts, received {out.shape[1]}")
         np.add.at(outputs, token, weights[token, slot][:, None] * out)
     return outputs.reshape(*X.shape[:-1], outputs.shape[1]), routing
+
+
+def conv1d(X, K, b) -> np.ndarray:
+    """One-dimensional convolution along the positions of ``B`` sequences ("valid": no padding).
+
+    Output position ``t`` reads input positions ``t, t + 1, ..., t + k - 1``, each through its
+    own tap ``K[j]`` of shape (c_in, c_out), the same taps at every ``t`` (a cross-correlation,
+    as deep-learning libraries compute it):
+
+        Y[:, t] = b + sum over j of X[:, t + j] @ K[j]
+
+    With ``k = 1`` each output position reads its own input position only: the convolution is
+    then a dense layer ``X @ K[0] + b`` applied at every position, which is what the FFN's two
+    matrices are.
+
+    Parameters
+    ----------
+    X : array_like, shape (B, T, c_in)
+        ``B`` sequences of ``T`` positions with ``c_in`` channels (the model width).
+    K : array_like, shape (k, c_in, c_out)
+        The kernel: ``k`` taps, ``1 <= k <= T``.
+    b : array_like, shape (c_out,)
+        Bias, added at every output position.
+
+    Returns
+    -------
+    numpy.ndarray, shape (B, T - k + 1, c_out)
+    """
+    X = as_float_array(X, "X", ndim=3)
+    K = as_float_array(K, "K", ndim=3)
+    k, T = K.shape[0], X.shape[1]
+    if K.shape[1] != X.shape[2]:
+        raise ShapeError(f"K: expected shape (k, {X.shape[2]}, c_out) to match X's {X.shape[2]} channels, "
+                         f"received shape {K.shape}")
+    if k > T:
+        raise ShapeError(f"K: expected at most T = {T} taps (the length of X), received {k}")
+    b = _vector(b, "b", K.shape[2], "K")
+    T_out = T - k + 1
+    # one matrix product per tap, each on the window of positions that tap reads
+    return sum(X[:, j:j + T_out, :] @ K[j] for j in range(k)) + b

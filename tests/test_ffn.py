@@ -144,3 +144,45 @@ def test_bad_input_names_the_argument(call, message):
 def test_nan_input_is_rejected():
     with pytest.raises(ValueError, match="X: expected finite values"):
         ffn(np.array([[np.nan, 1.0]]), np.ones((2, 2)), np.ones(2), np.ones((2, 2)), np.ones(2))
+
+
+# --------------------------------------------------------------------------- conv1d
+
+def test_conv1d_hand_fixture_with_two_taps():
+    # one sequence of T = 3 positions, one channel: x = (1, 2, 4); taps (10, 1), bias 0.5
+    # y_0 = 10*1 + 1*2 + 0.5 = 12.5, y_1 = 10*2 + 1*4 + 0.5 = 24.5
+    X = np.array([[[1.0], [2.0], [4.0]]])
+    K = np.array([[[10.0]], [[1.0]]])             # (k, c_in, c_out) = (2, 1, 1)
+    Y = mlp_ref.conv1d(X, K, [0.5])
+    assert Y.shape == (1, 2, 1)
+    assert Y[:, :, 0].tolist() == [[12.5, 24.5]]  # exact: small integers and halves
+
+
+def test_ffn_is_two_convolutions_of_kernel_size_one():
+    rng = np.random.default_rng(3)
+    W1, b1, W2, b2 = params(rng, 4, 16)
+    X = rng.normal(size=(2, 5, 4))
+    hidden = mlp_ref.relu(mlp_ref.conv1d(X, W1[None], b1))
+    np.testing.assert_allclose(mlp_ref.conv1d(hidden, W2[None], b2), ffn(X, W1, b1, W2, b2), rtol=1e-12, atol=1e-12)
+
+
+def test_conv1d_with_wider_kernel_mixes_neighbouring_positions():
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(1, 6, 3))
+    K, b = rng.normal(size=(3, 3, 2)), rng.normal(size=2)
+    X2 = X.copy()
+    X2[0, 2] += 1.0                                # change position 2 only
+    changed = np.any(~np.isclose(mlp_ref.conv1d(X, K, b), mlp_ref.conv1d(X2, K, b)), axis=2)[0]
+    assert changed.tolist() == [True, True, True, False]   # outputs 0, 1, 2 read input 2
+
+
+@pytest.mark.parametrize("X, K, b, message", [
+    (np.ones((5, 3)), np.ones((1, 3, 2)), np.ones(2), "X: expected a 3-D array"),
+    (np.ones((1, 5, 3)), np.ones((1, 4, 2)), np.ones(2), "K: expected shape (k, 3, c_out) to match X's 3 channels"),
+    (np.ones((1, 2, 3)), np.ones((3, 3, 2)), np.ones(2), "K: expected at most T = 2 taps"),
+    (np.ones((1, 5, 3)), np.ones((1, 3, 2)), np.ones(3), "b: expected shape (2,) to match the columns of K"),
+])
+def test_conv1d_bad_input_is_named(X, K, b, message):
+    with pytest.raises(ValueError) as caught:
+        mlp_ref.conv1d(X, K, b)
+    assert message in str(caught.value)
