@@ -18,6 +18,7 @@ from mlp_ref.activations import (  # noqa: F401
     ACTIVATIONS, get_activation, identity, identity_grad, relu, relu_grad, leaky_relu,
     leaky_relu_grad, sigmoid, sigmoid_grad, tanh, tanh_grad, gelu, gelu_grad, gelu_tanh,
     gelu_tanh_grad, silu, silu_grad, softplus, softplus_grad, softmax, log_softmax,
+    PRELU_INIT, prelu, prelu_grad, prelu_grad_slope,
 )
 from mlp_ref.network import (  # noqa: F401
     MLP, ForwardCache, Gradients, affine, dense, linear_from_torch, linear_to_torch,

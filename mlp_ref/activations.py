@@ -30,7 +30,7 @@ from typing import Callable
 import numpy as np
 
 from mlp_ref import kernels
-from mlp_ref.validation import as_float_array, check_choice, float_dtype
+from mlp_ref.validation import ShapeError, as_float_array, check_choice, float_dtype
 
 __all__ = [
     "ACTIVATIONS",
@@ -45,6 +45,7 @@ __all__ = [
     "silu", "silu_grad",
     "softplus", "softplus_grad",
     "softmax", "log_softmax",
+    "PRELU_INIT", "prelu", "prelu_grad", "prelu_grad_slope",
 ]
 
 def _as_z(z, name: str = "z") -> np.ndarray:
@@ -197,6 +198,59 @@ def log_softmax(z) -> np.ndarray:
     ``z``: shape (..., K); returns shape (..., K).
     """
     return kernels.log_softmax(_as_z(z, "logits"))
+
+
+# --------------------------------------------------------------------------- PReLU
+
+#: The starting value of PReLU's learned slope in He et al. (2015), "Delving deep into
+#: rectifiers", section 2: every slope ``a`` begins at 0.25 and is then trained with the weights.
+PRELU_INIT = 0.25
+
+
+def _slope(a, z: np.ndarray) -> np.ndarray:
+    """PReLU's slope: a finite scalar (one slope for the layer) or shape (d,) (one per unit, the
+    last axis of ``z``), returned ready to broadcast against ``z``."""
+    a = as_float_array(a, "a", dtype=z.dtype, allow_empty=True)
+    if a.ndim == 0 or (a.ndim == 1 and z.ndim >= 1 and a.shape[0] == z.shape[-1]):
+        return a
+    width = z.shape[-1] if z.ndim else "none"
+    raise ShapeError(f"a: expected a scalar or shape ({width},), one slope per unit of the last axis of z "
+                     f"of shape {z.shape}, received shape {a.shape}")
+
+
+def prelu(z, a=PRELU_INIT) -> np.ndarray:
+    """Parametric ReLU (He et al., 2015): ``z`` where ``z > 0``, else ``a * z``, with ``a`` learned.
+
+    Parameters
+    ----------
+    z : array_like, any shape
+        Pre-activation, e.g. (B, d).
+    a : float or array_like of shape (d,)
+        The negative-side slope: one for the layer, or one per unit (the last axis of ``z``).
+        It is a parameter trained with the weights, not a fixed constant; with a fixed ``a`` this
+        is :func:`leaky_relu`. Default :data:`PRELU_INIT`.
+
+    Returns
+    -------
+    numpy.ndarray, the shape of ``z``
+    """
+    z = _as_z(z)
+    return np.where(z > 0, z, _slope(a, z) * z) + 0.0  # + 0.0: no -0.0 at z = 0 (or for a < 0)
+
+
+def prelu_grad(z, a=PRELU_INIT) -> np.ndarray:
+    """Derivative of :func:`prelu` with respect to ``z``: 1 where ``z > 0``, else ``a`` (also at 0,
+    the non-positive side, as for ReLU). Shape of ``z``."""
+    z = _as_z(z)
+    return np.where(z > 0, 1.0, _slope(a, z)).astype(z.dtype)
+
+
+def prelu_grad_slope(z) -> np.ndarray:
+    """Derivative of :func:`prelu` with respect to its slope ``a``, elementwise: 0 where ``z > 0``,
+    else ``z``, that is ``min(z, 0)``. Shape of ``z``; summed over the rows (and over the units,
+    for one shared slope) it gives the gradient that trains ``a``."""
+    z = _as_z(z)
+    return np.minimum(z, 0.0) + 0.0  # + 0.0: no -0.0 for z = -0.0
 
 
 #: name -> (activation, derivative), the checked functions above, one pair for each kernel pair

@@ -105,3 +105,47 @@ def test_float32_stays_float32():
 def test_unknown_name_lists_valid_names():
     with pytest.raises(ValueError, match="valid names are .*relu.*tanh"):
         get_activation("rleu")
+
+
+# --------------------------------------------------------------------------- PReLU
+
+def test_prelu_hand_values_and_its_starting_slope():
+    # He et al. (2015) start every slope at 0.25: prelu(-2) = -0.5, prelu(-1) = -0.25
+    assert mlp_ref.PRELU_INIT == 0.25
+    assert mlp_ref.prelu(np.array(Z)).tolist() == [-0.5, -0.25, 0.0, 1.0, 2.0]   # exact: quarters
+    assert mlp_ref.prelu_grad(np.array(Z)).tolist() == [0.25, 0.25, 0.25, 1.0, 1.0]
+    assert mlp_ref.prelu_grad_slope(np.array(Z)).tolist() == [-2.0, -1.0, 0.0, 0.0, 0.0]
+
+
+def test_prelu_with_a_fixed_slope_is_leaky_relu_and_one_slope_per_unit_broadcasts():
+    z = np.random.default_rng(0).normal(size=(6, 3))
+    np.testing.assert_allclose(mlp_ref.prelu(z, 0.01), mlp_ref.leaky_relu(z), rtol=0, atol=0)
+    a = np.array([0.1, 0.2, 0.3])                                   # (d,) = (3,): one per unit
+    for j in range(3):
+        np.testing.assert_allclose(mlp_ref.prelu(z, a)[:, j], mlp_ref.leaky_relu(z[:, j], a[j]), rtol=0, atol=0)
+
+
+def test_prelu_derivatives_match_central_differences():
+    z = np.array([-1.7, -0.4, 0.3, 2.2])                             # away from the kink
+    a, h = 0.3, 1e-6
+    dz = (mlp_ref.prelu(z + h, a) - mlp_ref.prelu(z - h, a)) / (2 * h)
+    da = (mlp_ref.prelu(z, a + h) - mlp_ref.prelu(z, a - h)) / (2 * h)
+    np.testing.assert_allclose(mlp_ref.prelu_grad(z, a), dz, rtol=1e-7, atol=1e-8)
+    np.testing.assert_allclose(mlp_ref.prelu_grad_slope(z), da, rtol=1e-7, atol=1e-8)
+
+
+def test_prelu_never_prints_negative_zero():
+    assert not np.signbit(mlp_ref.prelu(np.array([0.0, -0.0]), -0.5)).any()
+    assert not np.signbit(mlp_ref.prelu_grad_slope(np.array([-0.0]))).any()
+
+
+@pytest.mark.parametrize("a, error, message", [
+    (np.ones(4), mlp_ref.ShapeError, "a: expected a scalar or shape (3,), one slope per unit of the last axis of z of shape (2, 3), received shape (4,)"),
+    (np.ones((2, 3)), mlp_ref.ShapeError, "received shape (2, 3)"),
+    (float("nan"), ValueError, "a: expected finite values"),
+    ("0.25", TypeError, "a: expected a numeric array"),
+])
+def test_prelu_bad_slope_is_named(a, error, message):
+    with pytest.raises(error) as caught:
+        mlp_ref.prelu(np.ones((2, 3)), a)
+    assert message in str(caught.value)
