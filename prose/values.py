@@ -248,6 +248,7 @@ def l4() -> dict:
         "tanh_chain": _number(chain),                        # "2 · 2 σ'(2z) = 4 σ'(2z)"
         "softmax_big": _tuple(big),                          # "softmax(1000, −1000) rounds to (1, 0)"
         "softmax_loser": _number(big[1]),                    # "underflows to an exact 0"
+        "prelu_init": _number(mlp_ref.PRELU_INIT),           # "start every slope at a = 0.25"
     }
 
 
