@@ -9,7 +9,7 @@ when the answer is wrong:
 so a missed 1 (``y - ŷ = 1``) pulls ``w`` towards ``x`` and a false 1 (``y - ŷ = -1``)
 pushes it away. There is no gradient here: the step function's derivative is 0 wherever it
 exists, which is why multi-layer networks needed a differentiable activation to be trained
-by the chain rule (lesson 4 onwards).
+by the chain rule.
 
 On linearly separable data the rule stops making mistakes after finitely many updates
 (Novikoff, 1962). On data that no line separates, such as XOR, it never does. With integer
