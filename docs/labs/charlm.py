@@ -168,7 +168,8 @@ display(Markdown(markdown_table([f"context (previous {SETTINGS.context})", "→ 
 # because a one-hot row times $C$ picks out exactly one row of $C$. So the embedding is the
 # layer $Z = XW + b$ of lesson 1 with input $\operatorname{onehot}(X)$, weights $W = C$ and no
 # bias, applied at each of the {@ lab_b.context_word @} positions with the same $C$. The lookup is the fast way
-# to compute that product: it skips the V − 1 multiplications by zero in every row. It also
+# to compute that product: the product spends V multiplications on every output entry, all but
+# one of them by zero, where the lookup copies the one row that matters. It also
 # explains the scatter-add: a layer's weight gradient is $X^\top \Delta$, and with one-hot
 # inputs, $\operatorname{onehot}(X)^\top \Delta$ adds each row of $\Delta$ into the row of
 # $C$ that its index selected. The cell checks both on one batch of training windows:
