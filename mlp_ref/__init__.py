@@ -58,10 +58,10 @@ from mlp_ref.charlm import (  # noqa: F401
     Bigram, CharMLP, CharMLPConfig, bigram_loss, fit_bigram, init_char_mlp, sample_words, step_decay,
 )
 
-# --- lesson 8: the FFN inside a transformer ---
+# --- lesson 9: the FFN inside a transformer ---
 from mlp_ref.ffn import Routing, conv1d, ffn, gated_ffn, moe_ffn, route_top_k  # noqa: F401
 
-# --- lesson 6: initialization (signal propagation) ---
+# --- lesson 7: initialization (signal propagation) ---
 from mlp_ref.propagation import StackStatistics, layer_statistics, random_stack  # noqa: F401
 
 # --- lesson 4: activations and output heads ---

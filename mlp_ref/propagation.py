@@ -1,6 +1,6 @@
 """Signal propagation: activation statistics layer by layer through a deep stack.
 
-Lesson 6 asks what happens to the size of the activations when a batch goes through many
+Lesson 7 asks what happens to the size of the activations when a batch goes through many
 layers whose weights were drawn at random. :func:`random_stack` draws such a stack
 (square layers, zero biases, weights ``N(0, gain^2 / width)``), and
 :func:`layer_statistics` runs a batch through any stack of weight matrices and records, for

@@ -5,7 +5,7 @@ its ``**Prerequisites.**`` paragraph, as links. That is the one place where the 
 typed. The home page's map and its "builds on" column are drawn from what this module reads
 there, so they cannot disagree with the pages (``tests/test_course_map.py``).
 
-A page's key is its number (``"1"`` … ``"8"``) or its lab letter (``"A"``, ``"B"``), read from
+A page's key is its number (``"1"`` … ``"9"``) or its lab letter (``"A"``, ``"B"``), read from
 its title (``# 3. The forward pass …``, ``# # Lab A: …`` in a lab's notebook).
 """
 
@@ -27,7 +27,7 @@ _PAGE_NAME = re.compile(r"(?P<name>\d\d-[a-z0-9-]+)(?:\.md|/)?$")
 
 @dataclass(frozen=True)
 class Page:
-    key: str          # "1" … "8", "A", "B"
+    key: str          # "1" … "9", "A", "B"
     title: str        # as the page's own heading says it
     path: str         # relative to docs/, as a link from the home page
     builds_on: tuple  # keys of the pages its Prerequisites link to, in course order

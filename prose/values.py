@@ -1,7 +1,7 @@
 """Numbers that the pages' prose says, computed: the values behind ``{@ ... @}``.
 
 Prose, captions and alt text never type a derived number. A page writes
-``{@ l5.qwen_ffn_coeff @}`` and the build (mkdocs-macros-plugin, configured in
+``{@ l6.qwen_ffn_coeff @}`` and the build (mkdocs-macros-plugin, configured in
 ``mkdocs.yml`` with the delimiters ``{@ ... @}`` so that nothing else on a page is read as
 a template) puts the value computed here in its place. The lab notebooks use the same
 expressions in their Markdown cells; ``hooks/prose_notebooks.py`` puts the values into the
@@ -268,7 +268,7 @@ def _fraction_words(f: Fraction) -> str:
     return f"{_word(f.numerator)} {names[f.denominator]}s"
 
 
-def l5() -> dict:
+def l6() -> dict:
     d, heads, head_dim, inner = 1024, 16, 128, 3072  # Qwen3-0.6B's published configuration
     # The classic block, at the Transformer base's published width and heads (the
     # coefficients do not depend on them): FFN d -> 4d -> d and four (d, d) projections.
@@ -330,7 +330,7 @@ def l5() -> dict:
     }
 
 
-def l6() -> dict:
+def l7() -> dict:
     factor, layers = 1.1, 100  # the quiz question's per-layer factor and depth
     growth = factor ** layers
     depth = 50                 # the figure's and exercise 4's stack: 50 layers
@@ -353,7 +353,7 @@ def l6() -> dict:
     }
 
 
-def l7() -> dict:
+def l8() -> dict:
     def params(net) -> int:  # counted from the network's own arrays
         return sum(W.size + b.size for W, b in zip(net.weights, net.biases))
 
@@ -383,15 +383,15 @@ def l7() -> dict:
     }
 
 
-def l8() -> dict:
-    five = l5()  # the counts lesson 5 derives, said again on this page
+def l9() -> dict:
+    counts = l6()  # the counts lesson 6 derives, said again on this page
     d, d_ff = 512, 2048  # the original Transformer's published d and d_ff
     return {
-        "ffn_coeff": five["ffn_coeff"],              # "8d²"
-        "attn_coeff": five["attn_coeff"],            # "4d²"
-        "gated_coeff": five["gated_coeff"],          # "3dh"
-        "h_num": five["h_num"],                      # "h ≈ 8d/3"
-        "h_den": five["h_den"],
+        "ffn_coeff": counts["ffn_coeff"],              # "8d²"
+        "attn_coeff": counts["attn_coeff"],            # "4d²"
+        "gated_coeff": counts["gated_coeff"],          # "3dh"
+        "h_num": counts["h_num"],                      # "h ≈ 8d/3"
+        "h_den": counts["h_den"],
         "base_ff_coeff": _number(Fraction(d_ff, d)),  # "d_ff = 2048 = 4d"
     }
 
@@ -454,12 +454,12 @@ def lab_b() -> dict:
     }
 
 
-PAGES = {"home": home, "l1": l1, "l2": l2, "l3": l3, "l4": l4, "l5": l5, "l6": l6, "l7": l7, "l8": l8,
+PAGES = {"home": home, "l1": l1, "l2": l2, "l3": l3, "l4": l4, "l6": l6, "l7": l7, "l8": l8, "l9": l9,
          "lab_a": lab_a, "lab_b": lab_b}
 
 
 def namespaces() -> dict[str, SimpleNamespace]:
-    """Every page's values, as the templates see them (``l5.qwen_ffn_coeff``)."""
+    """Every page's values, as the templates see them (``l6.qwen_ffn_coeff``)."""
     return {name: SimpleNamespace(**make()) for name, make in PAGES.items()}
 
 

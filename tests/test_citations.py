@@ -7,7 +7,7 @@
   Sources entry of the letter never mentions XOR, and lesson 2 cites the chapter.
 * Nair & Hinton (2010) made the ReLU popular; rectifiers are older: wherever a page cites
   them, the same entry or Sources section names Fukushima, Hahnloser and Jarrett too.
-* Lesson 8's history names Linnainmaa (reverse-mode differentiation, 1970) and its mixture
+* Lesson 9's history names Linnainmaa (reverse-mode differentiation, 1970) and its mixture
   of experts Jacobs, Jordan, Nowlan & Hinton (1991).
 """
 
@@ -70,7 +70,7 @@ def test_relu_is_not_credited_to_nair_and_hinton_alone(page):
 
 
 def test_history_of_backpropagation_and_of_mixtures_of_experts():
-    lesson8 = (LESSONS / "08-mlp-in-transformers.md").read_text(encoding="utf-8")
+    lesson8 = (LESSONS / "09-mlp-in-transformers.md").read_text(encoding="utf-8")
     body, sources = lesson8.split("\n## Sources", 1)
     for name in ("Linnainmaa", "Jacobs"):
         assert name in body and name in sources and name in SOURCES.read_text(encoding="utf-8"), name

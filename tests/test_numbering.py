@@ -1,6 +1,6 @@
 """One numbering convention on every page: rows, positions, tokens and experts count from 1.
 
-Lesson 3 numbers the rows of a batch from 1 (row 1 is ``X[0]``), and lesson 8 its positions,
+Lesson 3 numbers the rows of a batch from 1 (row 1 is ``X[0]``), and lesson 9 its positions,
 tokens and experts the same way; code indexes from 0 and says ``+ 1`` where it prints a number.
 A sentence or a printed output that names "row 0", "position 0", "token 0" or "expert 0" mixes
 the two conventions, so it fails here (code itself, where ``X[:, 0]`` is normal, is not read).

@@ -2,7 +2,7 @@
 
 Every number in a page's prose — the Markdown of a lesson, the Markdown cells of a lab, and
 the alt text and captions that the page's code writes — is either said through the build,
-as ``{@ l5.qwen_ffn_coeff @}`` (values computed in ``prose/values.py``), or declared as an
+as ``{@ l6.qwen_ffn_coeff @}`` (values computed in ``prose/values.py``), or declared as an
 input in ``prose/inputs/<page>.yml``, with where it comes from (a fixture value, a published
 constant, a year or a citation number, a setting). A typed number that is neither fails here.
 
@@ -319,7 +319,7 @@ def test_every_expression_evaluates(page):
 
 def test_scan_catches_a_typed_number(tmp_path):
     """The scan sees a typed count in prose, math and a caption, and skips what is not prose."""
-    page = DOCS / "lessons" / "05-counting-parameters.md"
+    page = DOCS / "lessons" / "06-counting-parameters.md"
     text = page.read_text(encoding="utf-8")
     injected = text.replace("\n## Intuition\n", "\nThe network [784, 128, 10] is small, which has 123,457 parameters.\n\n"
                             "## Intuition\n", 1)
@@ -327,7 +327,7 @@ def test_scan_catches_a_typed_number(tmp_path):
     fake = tmp_path / "page.md"
     fake.write_text(
         "# 3. Title\n\n1. See lesson 4 and exercises 2 and 3; `x = 17` is code; W1 and GPT-2 are names.\n"
-        "<!-- 99 is a comment --> It has {@ l5.qwen_ffn_coeff @} and \\(d^2 + 2d + 1\\), not \\(37d\\).\n"
+        "<!-- 99 is a comment --> It has {@ l6.qwen_ffn_coeff @} and \\(d^2 + 2d + 1\\), not \\(37d\\).\n"
         "It was three seeds, twice.\n\n## Lessons and labs\n\nEight lessons; see Lab B.\n\n"
         '```python exec="on"\nx = 41\nprint(figure_html(fig, alt=f"{x:.1f} and 43", caption="7 bars"))\n```\n',
         encoding="utf-8")

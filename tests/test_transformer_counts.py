@@ -65,7 +65,7 @@ def test_moe_total_and_active_by_hand():
 
 
 def test_moe_count_with_biases_is_the_count_of_the_arrays_moe_ffn_takes():
-    """Lesson 8's toy: experts (W1, b1, W2, b2) as mlp_ref.moe_ffn takes them, and a router."""
+    """Lesson 9's toy: experts (W1, b1, W2, b2) as mlp_ref.moe_ffn takes them, and a router."""
     import numpy as np
 
     from mlp_ref import moe_ffn

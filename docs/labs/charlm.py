@@ -21,7 +21,7 @@
 # **Prerequisites.** [The forward pass](../../lessons/03-forward-pass/) (shapes and the
 # cache), [activations and output heads](../../lessons/04-activations-and-heads/) (tanh
 # saturation, softmax with cross entropy from logits) and
-# [initialization](../../lessons/06-initialization/) (Kaiming gain 5/3 for tanh).
+# [initialization](../../lessons/07-initialization/) (Kaiming gain 5/3 for tanh).
 #
 # <!-- before-you-start: lab -->
 #

@@ -20,8 +20,8 @@
 #
 # **Prerequisites.** [The forward pass](../../lessons/03-forward-pass/) (shapes of every
 # intermediate), [activations and output heads](../../lessons/04-activations-and-heads/)
-# (softmax with cross entropy from logits), [counting parameters](../../lessons/05-counting-parameters/)
-# and [initialization](../../lessons/06-initialization/) (He initialization for ReLU).
+# (softmax with cross entropy from logits), [counting parameters](../../lessons/06-counting-parameters/)
+# and [initialization](../../lessons/07-initialization/) (He initialization for ReLU).
 #
 # <!-- before-you-start: lab -->
 #

@@ -1,4 +1,4 @@
-"""Lesson 5 exercise: count the parameters of an MLP and of a transformer's FFN.
+"""Lesson 6 exercise: count the parameters of an MLP and of a transformer's FFN.
 
 Fill in the four functions below, then run ``pytest test_params.py`` in this folder.
 Conventions (as on the course site): layer ``l`` of an MLP with widths

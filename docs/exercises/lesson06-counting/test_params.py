@@ -1,4 +1,4 @@
-"""Tests for the lesson 5 exercise. Run them with:  pytest -ra test_params.py
+"""Tests for the lesson 6 exercise. Run them with:  pytest -ra test_params.py
 
 The expected values are worked out by hand in each test, or taken from an independent
 source: the arrays of an ``mlp_ref.MLP`` (if ``mlp_ref`` is installed; without it those

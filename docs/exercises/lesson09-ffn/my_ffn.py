@@ -1,4 +1,4 @@
-"""Exercise (lesson 8): the transformer's feed-forward block and top-k routing.
+"""Exercise (lesson 9): the transformer's feed-forward block and top-k routing.
 
 Fill in the two functions, then run the tests next to this file:
 

@@ -1,4 +1,4 @@
-"""Tests for the lesson 8 exercise. Run them next to your my_ffn.py:  pytest -ra test_my_ffn.py
+"""Tests for the lesson 9 exercise. Run them next to your my_ffn.py:  pytest -ra test_my_ffn.py
 
 Expected values are worked out by hand or come from the reference package mlp_ref, never
 from the code under test. Without mlp_ref the tests that compare with it are skipped, and

@@ -1,4 +1,4 @@
-"""Lesson 5 exercise, reference solution: parameter counts of an MLP and of FFN blocks.
+"""Lesson 6 exercise, reference solution: parameter counts of an MLP and of FFN blocks.
 
 Layer ``l`` of an MLP with widths ``[d_0, d_1, ..., d_L]`` has ``W_l`` of shape
 ``(d_{l-1}, d_l)`` and ``b_l`` of shape ``(d_l,)``.

@@ -1,4 +1,4 @@
-"""Reference solution of the lesson 8 exercise (one possible solution)."""
+"""Reference solution of the lesson 9 exercise (one possible solution)."""
 
 from __future__ import annotations
 
