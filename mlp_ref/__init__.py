@@ -35,6 +35,12 @@ from mlp_ref.training import History, central_difference, fit, grad_check, sgd_s
 
 # --- lesson 2: Rosenblatt's perceptron ---
 from mlp_ref.perceptron import PerceptronRun, PerceptronStep, mistake_bound, perceptron_predict, train_perceptron  # noqa: F401
+# --- lesson 5: learning the weights ---
+from mlp_ref.descent import LineFit, descend  # noqa: F401
+from mlp_ref.multiply_adds import MultiplyAdds, count_multiply_adds  # noqa: F401
+from mlp_ref.learnability import (  # noqa: F401
+    XOR_STUDY, XOR_X, XOR_Y, XorRuns, XorStudy, train_xor, train_xor_readable, xor_outcomes,
+)
 
 # --- counting, traces, approximation, data ---
 from mlp_ref.tables import format_count, format_number, markdown_table  # noqa: F401
