@@ -252,6 +252,49 @@ def l4() -> dict:
     }
 
 
+def l5() -> dict:
+    line = mlp_ref.LineFit.of([1.0, 2.0, 3.0], [2.0, 3.0, 7.0])   # the page's three points
+    lr, w0 = 0.08, 0.0                                              # its "about right" rate, from 0
+    w1 = w0 - lr * float(line.grad(w0))
+    # lesson 3's 2-2-1 network on x = (1, 2) with the target 0 (the trace) and 1 (exercise 1)
+    net = mlp_ref.MLP.from_arrays([np.array([[0.1, 0.2], [0.3, 0.4]]), np.array([[0.5], [0.6]])],
+                                  [np.array([0.1, 0.1]), np.array([0.2])], activation="relu", output="sigmoid")
+    x = np.array([[1.0, 2.0]])
+    loss0, _ = net.loss_and_grads(x, np.array([0.0]))
+    _, grads1 = net.loss_and_grads(x, np.array([1.0]))
+    # the 784 net's multiply-adds at B = 32 (the page's table)
+    big = mlp_ref.MLP([784, 128, 64, 10], output="softmax", seed=0)
+    counts = mlp_ref.count_multiply_adds(big, np.zeros((32, 784)), np.arange(32) % 10)
+    first = counts.forward[0]
+    first_share = first[0][0] * first[0][1] * first[1][1] / counts.forward_total
+    study = mlp_ref.XOR_STUDY
+    dead = Fraction(1, 2) ** 2            # both weights of a unit negative, each with probability 1/2
+    return {
+        "curvature": _number(line.curvature),                 # "L'' = 9.3333"
+        "best_w": _number(line.best),                          # "w* = 2.0714"
+        "grad0": _number(float(line.grad(w0))),                # "L'(0) = -19.3333"
+        "w1": _number(w1),                                     # "w1 = 1.5467"
+        "loss0": _number(float(line.loss(w0))),                # "from 20.6667"
+        "loss1": _number(float(line.loss(w1))),
+        "critical_lr": _number(line.critical_lr),              # "2 / L'' = 0.2143"
+        "newton_lr": _number(1 / line.curvature),              # exercise 2: "1 / L''"
+        "z1": ", ".join(_number(z) for z in net.forward(x, keep_cache=True)[1].pre_activations[0][0]),  # "(0.8, 1.1)"
+        "y_hat": _number(net.forward(x)[0, 0]),                # "ŷ = 0.779"
+        "loss_before": _number(loss0),                         # "-log(1 - ŷ) = 1.5097"
+        "ex1_delta2": _number(grads1.biases[1][0]),            # exercise 1: "δ2 = ŷ - 1"
+        "mac_ratio": format_number(counts.ratio, 2),           # "The ratio is 1.08"
+        "first_share": format_number(100 * first_share, 0),   # "holds 92 %"
+        "xor_seeds": _number(study.n_seeds),                   # "from 200 seeds"
+        "xor_widths": ", ".join(_number(h) for h in study.widths),
+        "xor_lr": _number(study.lr),
+        "xor_steps": format_count(study.steps),
+        "dead_num": _number(dead.numerator),                   # "probability 1/4"
+        "dead_den": _number(dead.denominator),
+        "alive_num": _number((1 - dead).numerator),            # "1 - (3/4)^h"
+        "alive_den": _number((1 - dead).denominator),
+    }
+
+
 def _times(n) -> str:
     """A whole ratio as prose says it: "twice", "three times"."""
     n = int(n)
@@ -454,7 +497,7 @@ def lab_b() -> dict:
     }
 
 
-PAGES = {"home": home, "l1": l1, "l2": l2, "l3": l3, "l4": l4, "l6": l6, "l7": l7, "l8": l8, "l9": l9,
+PAGES = {"home": home, "l1": l1, "l2": l2, "l3": l3, "l4": l4, "l5": l5, "l6": l6, "l7": l7, "l8": l8, "l9": l9,
          "lab_a": lab_a, "lab_b": lab_b}
 
 

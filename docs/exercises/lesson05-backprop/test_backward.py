@@ -1,0 +1,136 @@
+"""Tests for the lesson 5 exercise. Run them next to your backward.py:  pytest -ra test_backward.py
+
+The expected values are worked out by hand (the softmax fixture of lesson 3), measured by
+central differences of the loss (a gradient check that does not use your backward pass), or
+come from the reference package mlp_ref, never from the code under test. Without mlp_ref
+the one test that compares with it is skipped, and -ra prints why.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+from backward import backward, forward, softmax_cross_entropy
+
+
+def mlp_ref_or_skip():
+    """The course's reference package, or a skip whose reason (shown by pytest -ra) says how to get it."""
+    return pytest.importorskip("mlp_ref", reason="install mlp_ref: see 'Before you start' on the lesson page, "
+                                                 "then run these tests again to compare with it")
+
+
+def random_net(sizes, seed):
+    rng = np.random.default_rng(seed)
+    weights = [rng.normal(size=(a, b)) for a, b in zip(sizes[:-1], sizes[1:])]
+    biases = [rng.normal(size=b) for b in sizes[1:]]
+    return weights, biases
+
+
+def test_gradient_shapes_match_the_parameters():
+    weights, biases = random_net([3, 5, 4, 2], seed=0)
+    X = np.random.default_rng(1).normal(size=(6, 3))
+    logits, cache = forward(X, weights, biases)
+    _, delta = softmax_cross_entropy(logits, np.array([0, 1, 1, 0, 1, 0]))
+    grad_w, grad_b = backward(cache, delta)
+    assert [g.shape for g in grad_w] == [W.shape for W in weights]
+    assert [g.shape for g in grad_b] == [b.shape for b in biases]
+
+
+def test_softmax_fixture_by_hand():
+    # Lesson 3's softmax fixture, label = the second class (index 1). By hand:
+    # z1 = (1*1 + 2*2 + 0, 1*(-1) + 2*1 + 1) = (5, 2), both on, so a1 = (5, 2);
+    # logits = (5 - 2, 0 + 4) = (3, 4), p = (s, 1 - s) with s = sigmoid(-1) = 1 / (1 + e);
+    # delta2 = p - onehot = (s, -s); dW2 = a1^T delta2; db2 = delta2;
+    # delta1 = delta2 W2^T = (s*1 + (-s)*0, s*(-1) + (-s)*2) = (s, -3s), relu' = (1, 1);
+    # dW1 = x^T delta1 = [[s, -3s], [2s, -6s]]; db1 = delta1.
+    s = 1.0 / (1.0 + math.e)
+    W1, b1 = np.array([[1.0, -1.0], [2.0, 1.0]]), np.array([0.0, 1.0])
+    W2, b2 = np.array([[1.0, 0.0], [-1.0, 2.0]]), np.array([0.0, 0.0])
+    logits, cache = forward(np.array([[1.0, 2.0]]), [W1, W2], [b1, b2])
+    _, delta = softmax_cross_entropy(logits, np.array([1]))
+    (dW1, dW2), (db1, db2) = backward(cache, delta)
+    np.testing.assert_allclose(dW2, [[5 * s, -5 * s], [2 * s, -2 * s]], rtol=1e-12)
+    np.testing.assert_allclose(db2, [s, -s], rtol=1e-12)
+    np.testing.assert_allclose(dW1, [[s, -3 * s], [2 * s, -6 * s]], rtol=1e-12)
+    np.testing.assert_allclose(db1, [s, -3 * s], rtol=1e-12)
+
+
+def central_differences(loss, params, eps=1e-6):
+    """d loss / d p for every entry of every array in params, by (L(p + eps) - L(p - eps)) / 2 eps."""
+    grads = []
+    for p in params:
+        g = np.zeros_like(p)
+        for i in np.ndindex(p.shape):
+            saved = p[i]
+            p[i] = saved + eps
+            plus = loss()
+            p[i] = saved - eps
+            minus = loss()
+            p[i] = saved
+            g[i] = (plus - minus) / (2 * eps)
+        grads.append(g)
+    return grads
+
+
+def test_gradient_check_by_central_differences():
+    weights, biases = random_net([4, 6, 5, 3], seed=2)
+    X = np.random.default_rng(3).normal(size=(5, 4))
+    labels = np.array([0, 2, 1, 1, 2])
+
+    def loss():
+        return softmax_cross_entropy(forward(X, weights, biases)[0], labels)[0]
+
+    logits, cache = forward(X, weights, biases)
+    _, delta = softmax_cross_entropy(logits, labels)
+    grad_w, grad_b = backward(cache, delta)
+    numeric = central_differences(loss, weights + biases)
+    for analytic, approx in zip(grad_w + grad_b, numeric):
+        scale = max(np.abs(analytic).max(), np.abs(approx).max())
+        assert np.abs(analytic - approx).max() / scale < 1e-6
+
+
+def test_a_dead_unit_gets_no_gradient():
+    # Hidden unit 2 has weights (-1, -1) and bias -1: off for these positive inputs.
+    W1, b1 = np.array([[1.0, -1.0], [0.5, -1.0]]), np.array([0.0, -1.0])
+    W2, b2 = np.array([[1.0, -1.0], [2.0, 0.5]]), np.array([0.0, 0.0])
+    X = np.array([[1.0, 2.0], [0.5, 0.1], [3.0, 1.0]])
+    logits, cache = forward(X, [W1, W2], [b1, b2])
+    _, delta = softmax_cross_entropy(logits, np.array([0, 1, 1]))
+    (dW1, _), (db1, _) = backward(cache, delta)
+    np.testing.assert_array_equal(dW1[:, 1], [0.0, 0.0])
+    assert db1[1] == 0.0
+    assert np.all(dW1[:, 0] != 0.0)
+
+
+def test_matches_the_reference_package():
+    mlp_ref = mlp_ref_or_skip()
+    weights, biases = random_net([3, 7, 4], seed=4)
+    X = np.random.default_rng(5).normal(size=(8, 3))
+    labels = np.array([0, 1, 2, 3, 0, 1, 2, 3])
+    net = mlp_ref.MLP.from_arrays(weights, biases, activation="relu", output="softmax")
+    _, expected = net.loss_and_grads(X, labels)
+    logits, cache = forward(X, weights, biases)
+    _, delta = softmax_cross_entropy(logits, labels)
+    grad_w, grad_b = backward(cache, delta)
+    for mine, ref in zip(grad_w + grad_b, expected.weights + expected.biases):
+        np.testing.assert_allclose(mine, ref, rtol=1e-10, atol=1e-12)
+
+
+def test_the_cache_is_not_modified():
+    weights, biases = random_net([2, 3, 2], seed=6)
+    X = np.random.default_rng(7).normal(size=(4, 2))
+    logits, cache = forward(X, weights, biases)
+    before = {key: [a.copy() for a in arrays] for key, arrays in cache.items()}
+    _, delta = softmax_cross_entropy(logits, np.array([0, 1, 0, 1]))
+    backward(cache, delta)
+    for key, arrays in before.items():
+        for old, new in zip(arrays, cache[key]):
+            np.testing.assert_array_equal(old, new)
+
+
+def test_a_delta_of_the_wrong_shape_is_refused():
+    weights, biases = random_net([2, 3, 2], seed=8)
+    _, cache = forward(np.ones((4, 2)), weights, biases)
+    with pytest.raises(ValueError, match="delta"):
+        backward(cache, np.ones((4, 3)))
