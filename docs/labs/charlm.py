@@ -20,7 +20,8 @@
 #
 # **Prerequisites.** [The forward pass](../../lessons/03-forward-pass/) (shapes and the
 # cache), [activations and output heads](../../lessons/04-activations-and-heads/) (tanh
-# saturation, softmax with cross entropy from logits) and
+# saturation, softmax with cross entropy from logits), [learning the weights](../../lessons/05-learning-the-weights/)
+# (the backward pass and its check by finite differences) and
 # [initialization](../../lessons/07-initialization/) (Kaiming gain 5/3 for tanh).
 #
 # <!-- before-you-start: lab -->

@@ -20,7 +20,8 @@
 #
 # **Prerequisites.** [The forward pass](../../lessons/03-forward-pass/) (shapes of every
 # intermediate), [activations and output heads](../../lessons/04-activations-and-heads/)
-# (softmax with cross entropy from logits), [counting parameters](../../lessons/06-counting-parameters/)
+# (softmax with cross entropy from logits), [learning the weights](../../lessons/05-learning-the-weights/)
+# (gradient descent, the backward pass, the gradient check), [counting parameters](../../lessons/06-counting-parameters/)
 # and [initialization](../../lessons/07-initialization/) (He initialization for ReLU).
 #
 # <!-- before-you-start: lab -->
@@ -140,7 +141,8 @@ display(Markdown(split_table(splits)))
 # The loss is the cross entropy computed from the logits with the log-sum-exp form, which
 # never takes the logarithm of a probability that has underflowed to 0. Its gradient
 # with respect to the logits is $\Delta_3 = (P - Y)/B$, where $P$ = softmax($Z_3$) and
-# $Y$ is one-hot, both (B, 10). Backpropagation then gives
+# $Y$ is one-hot, both (B, 10). Backpropagation ([lesson 5](../../lessons/05-learning-the-weights/)
+# derives it) then gives
 # $dW_3 = A_2^\top \Delta_3$, $db_3 = \sum_i \Delta_{3,i}$,
 # $\Delta_2 = (\Delta_3 W_3^\top) \odot [Z_2 > 0]$, and so on down to $dW_1 = X^\top \Delta_1$.
 #
