@@ -113,6 +113,18 @@ class XorRuns:
         return _dead(self.hidden_pre)
 
     @property
+    def blind_pair(self) -> np.ndarray:
+        """(S,) bool: two corners with different targets at which every hidden unit is off.
+
+        Both corners then reach the output as the same all-zero hidden vector, so the network
+        gives them the same output ``sigmoid(b2)``: one of the two is always wrong. No unit
+        receives a gradient from them (``relu'`` is 0 there), so nothing pulls a unit back on.
+        """
+        off = np.all(self.hidden_pre <= 0.0, axis=2)                     # (S, 4)
+        differ = XOR_Y[:, None] != XOR_Y[None, :]                        # (4, 4)
+        return np.any(off[:, :, None] & off[:, None, :] & differ, axis=(1, 2))
+
+    @property
     def affine_on_corners(self) -> np.ndarray:
         """(S,) bool: no hidden unit is on at some corners and off at others at the end.
 

@@ -44,6 +44,21 @@ def test_a_dead_unit_and_an_affine_network_fail():
     assert affine.affine_on_corners.tolist() == [True] and affine.solved.tolist() == [False]
 
 
+def test_a_blind_pair_of_corners():
+    # both units off at (0, 0) (target 0) and at (1, 0) (target 1): the two get the same output
+    runs = _runs([[-1, -2], [1, 1]], [0, 0], [[3], [3]], [0])
+    assert runs.blind_pair.tolist() == [True] and runs.dead_units.tolist() == [0]
+    assert runs.outputs[0, 0] == runs.outputs[0, 2] and runs.solved.tolist() == [False]
+    assert _runs([[1, 1], [1, 1]], [0, -1], [[4], [-8]], [-2]).blind_pair.tolist() == [False]
+
+
+def test_every_failure_has_one_of_the_three_causes():
+    runs = mlp_ref.train_xor(2, range(40), lr=0.5, steps=300)
+    explained = (runs.dead_units > 0) | runs.blind_pair | runs.affine_on_corners
+    assert np.all(explained[~runs.solved])
+    assert not np.any((runs.blind_pair | runs.affine_on_corners)[runs.solved])
+
+
 def test_units_born_dead_are_those_with_two_negative_weights_and_never_move():
     runs = mlp_ref.train_xor(3, range(40), lr=0.5, steps=50)
     initial = np.stack([mlp_ref.MLP([2, 3, 1], output="sigmoid", seed=s).weights[0] for s in range(40)])
