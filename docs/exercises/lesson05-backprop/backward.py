@@ -1,56 +1,23 @@
 """Exercise (lesson 5): the backward pass of an MLP.
 
-The forward pass and the loss are written for you. Fill in `backward`, then run the tests
-next to this file:
+Fill in `backward`, then run the tests next to this file (they build the cache with their
+own forward pass, in the format described below):
 
     pytest -ra test_backward.py
 
 Conventions (as on the site): a batch X has shape (B, d_0), one example per row; layer l
 has weights W_l of shape (d_{l-1}, d_l) and a bias b_l of shape (d_l,); the hidden layers
 use ReLU and the last layer gives the logits (no activation). Use NumPy only.
+
+The cache of a forward pass on a batch of B rows, for L layers, is a dict:
+    "A": [A_0 = X, A_1, ..., A_{L-1}], the input of each layer, A_l of shape (B, d_l);
+    "Z": [Z_1, ..., Z_L], the pre-activations Z_l = A_{l-1} W_l + b_l, of shape (B, d_l);
+    "W": [W_1, ..., W_L], the weights.
 """
 
 from __future__ import annotations
 
 import numpy as np
-
-
-def forward(X: np.ndarray, weights: list, biases: list) -> tuple[np.ndarray, dict]:
-    """Forward pass, keeping what the backward pass needs.
-
-    Parameters
-    ----------
-    X : numpy.ndarray, shape (B, d_0)
-    weights : list of numpy.ndarray, shapes (d_{l-1}, d_l), l = 1..L
-    biases : list of numpy.ndarray, shapes (d_l,)
-
-    Returns
-    -------
-    logits : numpy.ndarray, shape (B, d_L)
-    cache : dict
-        "A": [A_0 = X, A_1, ..., A_{L-1}], the input of each layer, A_l of shape (B, d_l);
-        "Z": [Z_1, ..., Z_L], the pre-activations, Z_l of shape (B, d_l);
-        "W": the weights, as passed.
-    """
-    A, activations, pre_activations = X, [X], []
-    for l, (W, b) in enumerate(zip(weights, biases), start=1):
-        Z = A @ W + b
-        pre_activations.append(Z)
-        if l < len(weights):
-            A = np.maximum(Z, 0.0)
-            activations.append(A)
-    return Z, {"A": activations, "Z": pre_activations, "W": list(weights)}
-
-
-def softmax_cross_entropy(logits: np.ndarray, labels: np.ndarray) -> tuple[float, np.ndarray]:
-    """Mean cross entropy of integer labels (B,) and its gradient dL/dlogits, (B, K)."""
-    shifted = logits - logits.max(axis=1, keepdims=True)
-    log_p = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
-    B = len(labels)
-    loss = -log_p[np.arange(B), labels].mean()
-    delta = np.exp(log_p)
-    delta[np.arange(B), labels] -= 1.0
-    return float(loss), delta / B
 
 
 def backward(cache: dict, delta: np.ndarray) -> tuple[list, list]:
@@ -59,7 +26,7 @@ def backward(cache: dict, delta: np.ndarray) -> tuple[list, list]:
     Parameters
     ----------
     cache : dict
-        As returned by `forward` for a batch of B rows.
+        The forward pass's cache for a batch of B rows (see the top of this file).
     delta : numpy.ndarray, shape (B, d_L)
         dL/dZ_L, the gradient of the loss with respect to the logits (it already holds the
         batch mean's 1/B). A delta of another shape is refused: raise ValueError with a

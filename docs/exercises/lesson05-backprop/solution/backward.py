@@ -10,51 +10,14 @@ from __future__ import annotations
 import numpy as np
 
 
-def forward(X: np.ndarray, weights: list, biases: list) -> tuple[np.ndarray, dict]:
-    """Forward pass, keeping what the backward pass needs.
-
-    Parameters
-    ----------
-    X : numpy.ndarray, shape (B, d_0)
-    weights : list of numpy.ndarray, shapes (d_{l-1}, d_l), l = 1..L
-    biases : list of numpy.ndarray, shapes (d_l,)
-
-    Returns
-    -------
-    logits : numpy.ndarray, shape (B, d_L)
-    cache : dict
-        "A": [A_0 = X, A_1, ..., A_{L-1}], the input of each layer, A_l of shape (B, d_l);
-        "Z": [Z_1, ..., Z_L], the pre-activations, Z_l of shape (B, d_l);
-        "W": the weights, as passed.
-    """
-    A, activations, pre_activations = X, [X], []
-    for l, (W, b) in enumerate(zip(weights, biases), start=1):
-        Z = A @ W + b
-        pre_activations.append(Z)
-        if l < len(weights):
-            A = np.maximum(Z, 0.0)
-            activations.append(A)
-    return Z, {"A": activations, "Z": pre_activations, "W": list(weights)}
-
-
-def softmax_cross_entropy(logits: np.ndarray, labels: np.ndarray) -> tuple[float, np.ndarray]:
-    """Mean cross entropy of integer labels (B,) and its gradient dL/dlogits, (B, K)."""
-    shifted = logits - logits.max(axis=1, keepdims=True)
-    log_p = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
-    B = len(labels)
-    loss = -log_p[np.arange(B), labels].mean()
-    delta = np.exp(log_p)
-    delta[np.arange(B), labels] -= 1.0
-    return float(loss), delta / B
-
-
 def backward(cache: dict, delta: np.ndarray) -> tuple[list, list]:
     """Gradients of the loss with respect to every weight and bias.
 
     Parameters
     ----------
     cache : dict
-        As returned by `forward` for a batch of B rows.
+        The forward pass's cache for a batch of B rows: "A" [A_0 = X, ..., A_{L-1}],
+        "Z" [Z_1, ..., Z_L], "W" [W_1, ..., W_L].
     delta : numpy.ndarray, shape (B, d_L)
         dL/dZ_L, the gradient of the loss with respect to the logits (it already holds the
         batch mean's 1/B). A delta of another shape is refused: raise ValueError with a
