@@ -70,7 +70,7 @@ def test_relu_is_not_credited_to_nair_and_hinton_alone(page):
 
 
 def test_history_of_backpropagation_and_of_mixtures_of_experts():
-    lesson8 = (LESSONS / "09-mlp-in-transformers.md").read_text(encoding="utf-8")
-    body, sources = lesson8.split("\n## Sources", 1)
+    lesson9 = (LESSONS / "09-mlp-in-transformers.md").read_text(encoding="utf-8")
+    body, sources = lesson9.split("\n## Sources", 1)
     for name in ("Linnainmaa", "Jacobs"):
         assert name in body and name in sources and name in SOURCES.read_text(encoding="utf-8"), name
