@@ -1,4 +1,5 @@
-"""Tests of the character-level MLP language model (mlp_ref.charlm, charlm_data, charlm_cli).
+"""Tests of Lab B, the character-level MLP language model (mlp_ref.labs.charlm: model, data,
+experiment, report, command line).
 
 Expected values come from hand derivations (windows of "emma", bigram counts of a
 two-word list, running statistics from numpy.var), finite differences, or properties
@@ -15,30 +16,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mlp_ref.charlm import (
-    CharMLPConfig,
-    bigram_loss,
-    cross_entropy,
-    evaluate,
-    fit_bigram,
-    forward,
-    init_char_mlp,
-    loss_and_grads,
-    sample_words,
-    step_decay,
-    train,
-    train_step,
-)
-from mlp_ref.charlm_cli import LabSettings, command_line, format_report, parse_args, run_experiment, settings_from_args
-from mlp_ref.charlm_data import (
-    Vocabulary,
-    build_windows,
-    census_name_files,
-    load_census_names,
-    load_words,
-    split_words,
-    window_rows,
-)
+from mlp_ref.labs.charlm.model import (CharMLPConfig, bigram_loss, cross_entropy, evaluate, fit_bigram,
+                                       forward, init_char_mlp, loss_and_grads, sample_words, step_decay,
+                                       train, train_step)
+from mlp_ref.labs.charlm.experiment import LabSettings, run_experiment
+from mlp_ref.labs.charlm.report import command_line, format_report
+from mlp_ref.labs.charlm.__main__ import parse_args, settings_from_args
+from mlp_ref.labs.charlm.data import (Vocabulary, build_windows, census_name_files, load_census_names,
+                                      load_words, split_words, window_rows)
 from mlp_ref import central_difference
 from mlp_ref.validation import ShapeError
 from tests import pagekit
@@ -303,7 +288,7 @@ def test_cli_prints_the_shared_report(tmp_path):
     settings = LabSettings(steps=40, seed=5, n_seeds=2, emb_dim=3, hidden=16, n_samples=4)
     expected = format_report(run_experiment(words, settings))
     run = subprocess.run(
-        [sys.executable, "-m", "mlp_ref.charlm_cli", "--words", str(path), "--steps", "40", "--seed", "5",
+        [sys.executable, "-m", "mlp_ref.labs.charlm", "--words", str(path), "--steps", "40", "--seed", "5",
          "--seeds", "2", "--emb", "3", "--hidden", "16", "--samples", "4", "--no-progress"],
         cwd=ROOT, capture_output=True, text=True, timeout=120, check=True)
     assert run.stdout == expected + "\n"
@@ -313,7 +298,7 @@ def test_cli_prints_the_shared_report(tmp_path):
 def test_cli_reports_a_bad_word_file(tmp_path):
     path = tmp_path / "bad.txt"
     path.write_text("anna\nZoe\n", encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "mlp_ref.charlm_cli", "--words", str(path), "--no-progress"],
+    run = subprocess.run([sys.executable, "-m", "mlp_ref.labs.charlm", "--words", str(path), "--no-progress"],
                          cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert run.returncode != 0 and "'Z' at position 0" in run.stderr and "--build-vocab" in run.stderr
 
@@ -322,13 +307,13 @@ def test_printed_command_line_names_the_same_settings():
     settings = LabSettings(steps=123, seed=9, n_seeds=2, context=4, emb_dim=5, hidden=17, batch_size=16,
                            lr=0.2, momentum=0.05, alpha=0.5, n_samples=7)
     argv = command_line(settings).split()
-    assert argv[:3] == ["python", "-m", "mlp_ref.charlm_cli"]
+    assert argv[:3] == ["python", "-m", "mlp_ref.labs.charlm"]
     assert settings_from_args(parse_args(argv[3:])) == settings
 
 
 def test_load_word_list_is_the_commands_choice_of_words(tmp_path):
     """The lab's WORDS_FILE and the command's --words go through the same function."""
-    from mlp_ref.charlm_cli import load_word_list
+    from mlp_ref.labs.charlm.data import load_word_list
 
     assert load_word_list() == (load_census_names(), VOCAB)
     path = tmp_path / "words.txt"
@@ -344,14 +329,14 @@ def test_load_word_list_is_the_commands_choice_of_words(tmp_path):
 def test_printed_command_line_names_the_word_file(tmp_path):
     settings = LabSettings(steps=7)
     argv = command_line(settings, tmp_path / "my words.txt", build_vocab=True).split(" --steps")[0]
-    assert argv == f"python -m mlp_ref.charlm_cli --words '{tmp_path / 'my words.txt'}' --build-vocab"
+    assert argv == f"python -m mlp_ref.labs.charlm --words '{tmp_path / 'my words.txt'}' --build-vocab"
     assert "--words" not in command_line(settings)
 
 
 # --- the speed comparison of the page and of make bench -------------------------------
 
 def test_step_timer_runs_every_runner_and_names_bad_input():
-    from mlp_ref.charlm_speed import median_step_times, numpy_runner
+    from mlp_ref.labs.charlm.speed import median_step_times, numpy_runner
 
     rng = np.random.default_rng(0)
     X, Y = rng.integers(0, 27, (256, 3)), rng.integers(0, 27, 256)

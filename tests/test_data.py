@@ -1,4 +1,4 @@
-"""Tests of mlp_ref.data: digits splits and MNIST loaders on files written here."""
+"""Tests of mlp_ref.labs.digits.data: digits splits and MNIST loaders on files written here."""
 
 import gzip
 import re
@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mlp_ref.data import check_partition, digits_splits, load_mnist, load_mnist_npz
+from mlp_ref.labs.digits.data import check_partition, digits_splits, load_mnist, load_mnist_npz
 from mlp_ref.validation import ShapeError
 
 
@@ -218,7 +218,7 @@ def test_the_labs_fetch_openml_recipe_writes_what_the_loader_reads(tmp_path, mon
     datasets = pytest.importorskip("sklearn.datasets")
     from sklearn.utils import Bunch
 
-    from mlp_ref.experiments import mnist_splits
+    from mlp_ref.labs.digits.data import mnist_splits
 
     n = 12 + 10_000
     calls = []

@@ -1,4 +1,4 @@
-"""Tests of Lab A: mlp_ref.experiments and the command line mlp_ref.train_digits.
+"""Tests of Lab A: mlp_ref.labs.digits.experiment and the command line mlp_ref.labs.digits.
 
 Expected values come from peers (scikit-learn's metrics, a fresh MLPClassifier re-run, a
 direct MLP + fit), from the raw data (class counts of load_digits), from hand arithmetic
@@ -17,32 +17,16 @@ import numpy as np
 import pytest
 
 from mlp_ref import MLP, History, fit
-from mlp_ref.data import digits_splits
-from mlp_ref.experiments import (
-    MNIST_IDX_FILES,
-    RunResult,
-    SizeResult,
-    choose_by_validation,
-    confusion_matrix,
-    fit_mlp_classifier,
-    mnist_splits,
-    train_mlp,
-)
-from mlp_ref.train_digits import (
-    DigitsSettings,
-    NotebookProgress,
-    command_line,
-    format_report,
-    mean_spread,
-    milliseconds,
-    mnist_report,
-    parse_args,
-    percent,
-    run_lab,
-    run_mnist,
-    settings_from_args,
-    split_table,
-)
+from mlp_ref.labs.digits.data import digits_splits
+from mlp_ref.labs.digits.data import MNIST_IDX_FILES, mnist_splits
+from mlp_ref.labs.digits.experiment import (RunResult, SizeResult, choose_by_validation, confusion_matrix,
+                                            train_mlp)
+from mlp_ref.labs.digits.baselines import fit_mlp_classifier
+from mlp_ref.labs.digits.experiment import DigitsSettings, run_lab, run_mnist
+from mlp_ref.labs.progress import NotebookProgress
+from mlp_ref.labs.digits.report import (command_line, format_report, mean_spread, milliseconds,
+                                        mnist_report, percent, split_table)
+from mlp_ref.labs.digits.__main__ import parse_args, settings_from_args
 from tests import pagekit
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -143,7 +127,7 @@ def test_choose_by_validation_ignores_test_and_breaks_ties_by_size():
 
 def test_defaults_are_the_page_and_the_command_round_trips():
     assert settings_from_args(parse_args([])) == DigitsSettings()
-    assert command_line(DigitsSettings()) == "python -m mlp_ref.train_digits --epochs 25 --seed 0"
+    assert command_line(DigitsSettings()) == "python -m mlp_ref.labs.digits --epochs 25 --seed 0"
     custom = DigitsSettings(epochs=7, seed=4, n_seeds=2, lr=0.05, study=((64, 16, 10),), hgb_rounds=9)
     argv = command_line(custom).split()[3:]
     assert settings_from_args(parse_args(argv)) == custom
@@ -176,7 +160,7 @@ def test_cli_prints_the_shared_report():
     settings = DigitsSettings(epochs=3, seed=2, n_seeds=2, study=((64, 16, 10), (64, 32, 16, 10)), hgb_rounds=3)
     expected = format_report(run_lab(settings))
     run = subprocess.run(
-        [sys.executable, "-m", "mlp_ref.train_digits", "--epochs", "3", "--seed", "2", "--seeds", "2",
+        [sys.executable, "-m", "mlp_ref.labs.digits", "--epochs", "3", "--seed", "2", "--seeds", "2",
          "--study", "64,16,10", "64,32,16,10", "--hgb-rounds", "3", "--no-progress"],
         cwd=ROOT, capture_output=True, text=True, timeout=300, check=True)
     assert TIME.search(run.stdout)  # the masking below has something to mask
@@ -302,7 +286,7 @@ def test_cli_mnist_prints_the_shared_report(tmp_path):
     settings = DigitsSettings(epochs=2, seed=0, mnist_val=40, mnist_sizes=(784, 16, 10))
     expected = mnist_report(str(tmp_path), settings)
     run = subprocess.run(
-        [sys.executable, "-m", "mlp_ref.train_digits", "--mnist", str(tmp_path), "--epochs", "2", "--seed", "0",
+        [sys.executable, "-m", "mlp_ref.labs.digits", "--mnist", str(tmp_path), "--epochs", "2", "--seed", "0",
          "--mnist-val", "40", "--mnist-sizes", "784,16,10", "--no-progress"],
         cwd=ROOT, capture_output=True, text=True, timeout=120, check=True)
     assert run.stdout == expected + "\n"
@@ -310,7 +294,7 @@ def test_cli_mnist_prints_the_shared_report(tmp_path):
 
 
 def test_cli_reports_a_missing_mnist_folder(tmp_path):
-    run = subprocess.run([sys.executable, "-m", "mlp_ref.train_digits", "--mnist", str(tmp_path / "none"),
+    run = subprocess.run([sys.executable, "-m", "mlp_ref.labs.digits", "--mnist", str(tmp_path / "none"),
                           "--no-progress"], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert run.returncode == 2 and "not a folder" in run.stderr and run.stdout == ""
 
@@ -319,7 +303,7 @@ def test_boosting_is_deterministic_so_one_fit_is_enough(splits):
     """The page fits HistGradientBoosting once and says why: the seed does not matter."""
     from sklearn.ensemble import HistGradientBoostingClassifier
 
-    from mlp_ref.experiments import fit_hist_gradient_boosting
+    from mlp_ref.labs.digits.baselines import fit_hist_gradient_boosting
 
     from threadpoolctl import threadpool_limits
 

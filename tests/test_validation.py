@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from mlp_ref.charlm import CharMLPConfig, init_char_mlp, train
+from mlp_ref.labs.charlm.model import CharMLPConfig, init_char_mlp, train
 from mlp_ref.validation import check_choice, check_int, check_real
 
 

@@ -14,7 +14,7 @@ evaluation, updated as in PyTorch: ``running = (1 - momentum) * running + moment
 with the unbiased batch variance for the running variance. :func:`forward` never changes the
 model; :func:`train_step` updates the parameters and the running statistics.
 
-The command line is in :mod:`mlp_ref.charlm_cli`.
+The command line is in ``python -m mlp_ref.labs.charlm``.
 """
 
 from __future__ import annotations
