@@ -86,8 +86,8 @@ def layer_table(sizes) -> LayerTable:
 
     Parameters
     ----------
-    sizes : sequence of int, length L + 1
-        Layer widths ``[d_0, ..., d_L]``, input width first.
+    sizes : sequence of int
+        As for :func:`count_params`.
 
     Returns
     -------

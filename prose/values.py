@@ -27,7 +27,7 @@ from types import SimpleNamespace
 import numpy as np
 
 import mlp_ref
-from mlp_ref.labs.charlm.experiment import LabSettings
+from mlp_ref.labs.charlm.experiment import CharLMSettings
 from mlp_ref.labs.charlm.data import split_words
 from mlp_ref.course.tables import format_count, format_number
 from mlp_ref.labs.digits.experiment import LATE_EPOCHS, PARITY_TOLERANCE, DigitsSettings
@@ -413,7 +413,7 @@ def lab_b() -> dict:
     from mlp_ref.labs.charlm.model import LR_DROP
     from mlp_ref.labs.charlm.experiment import VARIANTS
 
-    settings = LabSettings()
+    settings = CharLMSettings()
     train, val = inspect.signature(split_words).parameters["fractions"].default
     test = 1 - train - val
     long_factor = 5  # exercise 4's budget: five times the page's steps

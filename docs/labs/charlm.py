@@ -62,19 +62,19 @@ from mlp_ref.course.claims import claim, site_build
 from mlp_ref.course.figures import show_figure
 from mlp_ref.course.tables import format_count, format_number, markdown_table
 from mlp_ref.labs.charlm.data import load_word_list, window_rows
-from mlp_ref.labs.charlm.experiment import LabSettings, prepare_data, run_experiment
-from mlp_ref.labs.charlm.model import LR_DROP, cross_entropy, evaluate, forward, init_char_mlp
+from mlp_ref.labs.charlm.experiment import CharLMSettings, prepare_data, run_lab
+from mlp_ref.labs.charlm.model import LR_DROP, cross_entropy, evaluate, forward, init_char_mlp, lr_drops
 from mlp_ref.labs.charlm.report import command_line, data_table, results_table, samples_line
 
 page_start = time.perf_counter()
 COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")  # Okabe–Ito
 
-SETTINGS = LabSettings(steps=STEPS, seed=SEED, n_seeds=SEEDS, context=CONTEXT, emb_dim=EMBEDDING,
+SETTINGS = CharLMSettings(steps=STEPS, seed=SEED, n_seeds=SEEDS, context=CONTEXT, emb_dim=EMBEDDING,
                        hidden=HIDDEN, batch_size=BATCH_SIZE, lr=LEARNING_RATE, momentum=BN_MOMENTUM,
                        alpha=ALPHA, n_samples=SAMPLES)
-page_run = SETTINGS == LabSettings() and WORDS_FILE is None and not BUILD_VOCAB
+page_run = SETTINGS == CharLMSettings() and WORDS_FILE is None and not BUILD_VOCAB
 if site_build():  # the page's run: `python -m mlp_ref.labs.charlm` with no options must reproduce it
-    assert page_run, "the page's settings must be the defaults of LabSettings, on the census names"
+    assert page_run, "the page's settings must be the defaults of CharLMSettings, on the census names"
 elif not page_run:
     print("Your settings or words differ from the page's: the text describes the page's run, "
           "and the cells that check its statements warn where your run differs.")
@@ -262,7 +262,7 @@ show_figure(
 
 # %%
 train_start = time.perf_counter()
-report = run_experiment(words, SETTINGS, vocab)
+report = run_lab(SETTINGS, words, vocab)
 print(f"trained {len(report.variants) * SETTINGS.n_seeds} models in {time.perf_counter() - train_start:.1f} s")
 
 # %%
@@ -272,7 +272,7 @@ for result, color in zip(report.variants, COLORS):
     smooth = np.convolve(result.curves[0], np.ones(window) / window, mode="valid")
     ax.plot(np.arange(window, SETTINGS.steps + 1), smooth, color=color, label=result.label)
 ax.axhline(report.bigram_loss["val"], color="black", linestyle="--", linewidth=1, label="bigram, validation")
-ax.axvline(SETTINGS.steps // 2, color="gray", linestyle=":", linewidth=1, label=f"learning rate / {1 / LR_DROP:.0f}")
+ax.axvline(lr_drops(SETTINGS.steps)[0], color="gray", linestyle=":", linewidth=1, label=f"learning rate / {1 / LR_DROP:.0f}")
 ax.set_yscale("log")
 ax.set_yticks([2, 2.5, 3, 4, 6, 10], labels=["2", "2.5", "3", "4", "6", "10"])
 ax.minorticks_off()

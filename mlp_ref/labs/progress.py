@@ -6,15 +6,27 @@ import sys
 import time
 
 class Ticker:
-    """Advances a progress bar (or nothing) by one fit at a time."""
+    """Advances a progress bar (or nothing) by one unit (a fit, a step) at a time.
 
-    def __init__(self, progress, total: int):
+    Parameters
+    ----------
+    progress : bool or callable
+        ``True``: a tqdm bar on stderr; a callable: a tqdm-like factory called as
+        ``progress(total=..., desc=..., unit=...)`` (a notebook passes :class:`NotebookProgress`);
+        ``False`` or None: silent.
+    total : int
+        Units in the whole run.
+    unit : str
+        What one call counts, ``"fit"`` or ``"step"``.
+    """
+
+    def __init__(self, progress, total: int, unit: str = "fit"):
         self.bar = None
         if progress is True:
-            from tqdm import tqdm  # imported lazily: an optional dependency
-            self.bar = tqdm(total=total, desc="fits", unit="fit", file=sys.stderr)
+            from tqdm import tqdm  # imported lazily: the labs extra (a missing one is explained by labs.cli)
+            self.bar = tqdm(total=total, desc=f"{unit}s", unit=unit, file=sys.stderr)
         elif callable(progress):
-            self.bar = progress(total=total, desc="fits", unit="fit")
+            self.bar = progress(total=total, desc=f"{unit}s", unit=unit)
         elif progress is not False and progress is not None:
             raise TypeError(f"progress: expected a bool or a tqdm-like factory, received {progress!r}")
 

@@ -2,7 +2,7 @@
 
 It trains a count bigram model and four MLP variants (naive initialization or the
 initialization fixes, each with and without batch normalization) on the same split, for
-several seeds (:func:`run_experiment`). ``python -m mlp_ref.labs.charlm`` and the lab page
+several seeds (:func:`run_lab`). ``python -m mlp_ref.labs.charlm`` and the lab page
 print its report (:mod:`mlp_ref.labs.charlm.report`), so for the same settings the page's
 tables are the command's output.
 
@@ -12,11 +12,12 @@ initialized and fed batches from ``seed + k``; the samples are drawn with ``seed
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from mlp_ref.labs.cli import setting
+from mlp_ref.labs.progress import Ticker
 from mlp_ref.labs.charlm.data import Vocabulary, build_windows, check_words, split_words, unique_words
 from mlp_ref.labs.charlm.model import (Bigram, CharMLP, CharMLPConfig, bigram_loss, evaluate, fit_bigram,
                                        init_char_mlp, sample_words, train)
@@ -32,33 +33,32 @@ VARIANTS = (
 
 
 @dataclass(frozen=True)
-class LabSettings:
+class CharLMSettings:
     """Every setting of one experiment (see the module doc for how the seeds are used).
 
     The defaults are the lab page's settings, chosen so that the page executes in well under
     30 s on a 2-core machine (4 variants x 3 seeds x 4000 steps).
     """
 
-    steps: int = 4000
-    seed: int = 0
-    n_seeds: int = 3
-    context: int = 3
-    emb_dim: int = 10
-    hidden: int = 100
-    batch_size: int = 32
-    lr: float = 0.1
-    momentum: float = 0.01
-    alpha: float = 1.0
-    n_samples: int = 20
+    steps: int = setting(4000, "SGD steps per model (the learning rate drops halfway)")
+    seed: int = setting(0, "splits the words; models use seed, seed+1, ...")
+    n_seeds: int = setting(3, "models per variant", flag="--seeds")
+    context: int = setting(3, "previous characters seen")
+    emb_dim: int = setting(10, "embedding width per character")
+    hidden: int = setting(100, "tanh layer width")
+    batch_size: int = setting(32, "windows per SGD step")
+    lr: float = setting(0.1, "learning rate before the drop")
+    momentum: float = setting(0.01, "batch-norm running-statistics momentum")
+    alpha: float = setting(1.0, "bigram pseudo-count")
+    n_samples: int = setting(20, "words to sample", flag="--samples")
 
     def __post_init__(self) -> None:
-        for name in ("steps", "n_seeds", "context", "emb_dim", "hidden", "batch_size", "n_samples"):
+        for name in ("steps", "n_seeds", "context", "emb_dim", "hidden", "n_samples"):
             check_int(name, getattr(self, name), 1)
+        check_int("batch_size", self.batch_size, 2, note=" (batch normalization needs two windows per batch)")
         check_real("lr", self.lr, low=0)
         check_real("momentum", self.momentum, 0, 1, high_closed=True)
         check_real("alpha", self.alpha, low=0)
-        if self.batch_size < 2:
-            raise ValueError(f"batch_size: batch normalization needs at least 2 windows per batch, received {self.batch_size}")
 
     def config(self, vocab_size: int, init: str, batch_norm: bool) -> CharMLPConfig:
         """The model configuration of one variant."""
@@ -80,10 +80,10 @@ class VariantResult:
 
 
 @dataclass
-class LabReport:
-    """Everything :func:`run_experiment` computed."""
+class CharLMReport:
+    """Everything :func:`run_lab` computed."""
 
-    settings: LabSettings
+    settings: CharLMSettings
     vocabulary: Vocabulary
     n_duplicates: int
     splits: dict[str, list[str]]
@@ -104,7 +104,7 @@ class LabReport:
         train_set = set(self.splits["train"])
         return sum(word not in train_set for word in self.samples)
 
-def prepare_data(words: list[str], settings: LabSettings, vocabulary: Vocabulary
+def prepare_data(words: list[str], settings: CharLMSettings, vocabulary: Vocabulary
                  ) -> tuple[dict[str, list[str]], dict[str, tuple[np.ndarray, np.ndarray]]]:
     """Drop repeated words, split by ``settings.seed`` and build the context windows.
 
@@ -122,34 +122,32 @@ def prepare_data(words: list[str], settings: LabSettings, vocabulary: Vocabulary
     return splits, {name: build_windows(part, vocabulary, settings.context) for name, part in splits.items()}
 
 
-def run_experiment(words: list[str], settings: LabSettings, vocabulary: Vocabulary | None = None,
-                   *, progress: bool = False) -> LabReport:
+def run_lab(settings: CharLMSettings, words: list[str], vocabulary: Vocabulary | None = None,
+            *, progress=False) -> CharLMReport:
     """Split ``words``, fit the bigram baseline, train every variant for every seed, sample.
 
     Parameters
     ----------
+    settings : CharLMSettings
     words : list of str
         The word list; repeats are dropped (first occurrence kept) before splitting.
-    settings : LabSettings
     vocabulary : Vocabulary, optional
         Default :meth:`Vocabulary.letters`.
-    progress : bool
-        Show a tqdm progress bar on stderr.
+    progress : bool or callable
+        As for :class:`mlp_ref.labs.progress.Ticker`: ``True`` for a tqdm bar on stderr, a
+        tqdm-like factory (a notebook's :class:`~mlp_ref.labs.progress.NotebookProgress`), or
+        ``False``.
 
     Returns
     -------
-    LabReport
+    CharLMReport
     """
     vocabulary = Vocabulary.letters() if vocabulary is None else vocabulary
     splits, windows = prepare_data(words, settings, vocabulary)
     bigram = fit_bigram(*windows["train"], vocabulary.size, alpha=settings.alpha)
     bigram_losses = {name: bigram_loss(bigram, *xy) for name, xy in windows.items()}
 
-    bar = None
-    if progress:
-        from tqdm import tqdm  # optional "labs" dependency, only for the command line
-
-        bar = tqdm(total=len(VARIANTS) * settings.n_seeds * settings.steps, file=sys.stderr, unit="step")
+    ticker = Ticker(progress, total=len(VARIANTS) * settings.n_seeds * settings.steps, unit="step")
     results = []
     for label, init, batch_norm in VARIANTS:
         config = settings.config(vocabulary.size, init, batch_norm)
@@ -158,15 +156,14 @@ def run_experiment(words: list[str], settings: LabSettings, vocabulary: Vocabula
             model = init_char_mlp(config, settings.seed + k)
             curves.append(train(model, *windows["train"], steps=settings.steps, batch_size=settings.batch_size,
                                 seed=settings.seed + k, base_lr=settings.lr,
-                                progress=None if bar is None else bar.update))
+                                progress=lambda _: ticker(label)))
             losses.append([evaluate(model, *windows[name]) for name in ("train", "val", "test")])
             models.append(model)
         losses = np.array(losses)
         results.append(VariantResult(label, config, losses[:, 0], losses[:, 1], losses[:, 2], np.array(curves), models))
-    if bar is not None:
-        bar.close()
+    ticker.close()
     chosen = int(np.argmin([r.val_loss.mean() for r in results]))
     samples = sample_words(results[chosen].models[0], vocabulary, settings.n_samples, settings.seed)
     n_duplicates = len(words) - sum(len(part) for part in splits.values())
-    return LabReport(settings, vocabulary, n_duplicates, splits, windows, bigram,
+    return CharLMReport(settings, vocabulary, n_duplicates, splits, windows, bigram,
                      bigram_losses, results, chosen, samples)

@@ -7,8 +7,12 @@ import shlex
 
 import numpy as np
 
+from mlp_ref.labs import cli
 from mlp_ref.course.tables import format_count, format_number, markdown_table
-from mlp_ref.labs.charlm.experiment import LabReport, LabSettings
+from mlp_ref.labs.charlm.model import lr_drops, step_decay
+from mlp_ref.labs.charlm.experiment import CharLMReport, CharLMSettings
+
+PROG = "python -m mlp_ref.labs.charlm"
 
 def _mean_sd(values: np.ndarray, precision: int = 3) -> str:
     if values.size == 1:
@@ -27,7 +31,7 @@ def data_table(splits: dict[str, list[str]], windows: dict[str, tuple[np.ndarray
     return markdown_table(["split", "words", "windows", "mean length", "shortest", "longest"], rows, "lrrrrr")
 
 
-def results_table(report: LabReport) -> str:
+def results_table(report: CharLMReport) -> str:
     """Markdown table: parameters and train / validation loss of every model, test loss of the chosen one."""
     rows = [["bigram counts", format_count(report.vocabulary.size ** 2),
              format_number(report.bigram_loss["train"], 3), format_number(report.bigram_loss["val"], 3), "—"]]
@@ -39,41 +43,39 @@ def results_table(report: LabReport) -> str:
     return markdown_table(["model", "parameters", "train loss", "validation loss", "test loss"], rows, "lrrrr")
 
 
-def command_line(settings: LabSettings, words_file=None, build_vocab: bool = False) -> str:
-    """The command that prints the report of ``settings``.
+def command_line(settings: CharLMSettings, words_file=None, build_vocab: bool = False) -> str:
+    """The command that prints the report of ``settings`` (``--steps`` and ``--seed`` always shown).
 
     Parameters
     ----------
-    settings : LabSettings
+    settings : CharLMSettings
     words_file : str or path-like, optional
         The word file (``--words``); None: the census names, and no ``--words`` option.
     build_vocab : bool
         Add ``--build-vocab`` (only with a word file).
     """
-    s = settings
-    words = "" if words_file is None else f"--words {shlex.quote(os.fspath(words_file))} "
-    words += "--build-vocab " if build_vocab else ""
-    return (f"python -m mlp_ref.labs.charlm {words}--steps {s.steps} --seed {s.seed} --seeds {s.n_seeds} "
-            f"--context {s.context} --emb {s.emb_dim} --hidden {s.hidden} --batch {s.batch_size} "
-            f"--lr {s.lr} --momentum {s.momentum} --alpha {s.alpha} --samples {s.n_samples}")
+    extra = () if words_file is None else ("--words", shlex.quote(os.fspath(words_file)))
+    return cli.command_line(PROG, settings, always=("steps", "seed"),
+                            extra=extra + (("--build-vocab",) if build_vocab else ()))
 
 
-def settings_line(report: LabReport) -> str:
-    """One line naming the settings, with the command that reproduces them."""
+def settings_line(report: CharLMReport) -> str:
+    """One line naming the settings: steps, the learning-rate schedule, sizes, seeds."""
     s = report.settings
-    return (f"{s.steps} SGD steps of batch {s.batch_size}, learning rate {s.lr} then {s.lr * 0.1:g} after step "
-            f"{s.steps // 2}; context {s.context}, embedding {s.emb_dim}, hidden {s.hidden}, batch-norm momentum "
-            f"{s.momentum}; {s.n_seeds} seeds from {s.seed}. Loss: mean cross entropy per character (nats), "
-            f"mean ± standard deviation over seeds.")
+    drop = lr_drops(s.steps)[0]
+    return (f"{s.steps} SGD steps of batch {s.batch_size}, learning rate {s.lr} then "
+            f"{step_decay(drop, s.lr, (drop,)):g} after step {drop}; context {s.context}, embedding {s.emb_dim}, "
+            f"hidden {s.hidden}, batch-norm momentum {s.momentum}; {s.n_seeds} seeds from {s.seed}. Loss: mean "
+            f"cross entropy per character (nats), mean ± standard deviation over seeds.")
 
 
-def samples_line(report: LabReport) -> str:
+def samples_line(report: CharLMReport) -> str:
     """The sampled words and how many are new."""
     return (f"{len(report.samples)} words sampled from '{report.chosen_variant.label}' (seed {report.settings.seed}), "
             f"{report.n_novel} not in the training split: " + ", ".join(report.samples))
 
 
-def format_report(report: LabReport) -> str:
+def format_report(report: CharLMReport) -> str:
     """The command's whole output: settings, data table, results table, samples."""
     dropped = f" ({format_count(report.n_duplicates)} repeated words dropped)" if report.n_duplicates else ""
     return "\n\n".join([

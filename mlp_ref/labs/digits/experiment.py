@@ -30,6 +30,7 @@ import numpy as np
 
 from mlp_ref.labs.digits.baselines import (BaselineResult, fit_hist_gradient_boosting, fit_logistic_regression,
                                            fit_mlp_classifier)
+from mlp_ref.labs.cli import setting
 from mlp_ref.labs.digits.data import Splits, digits_splits, mnist_splits
 from mlp_ref.labs.progress import Ticker
 from mlp_ref.losses import cross_entropy
@@ -268,16 +269,17 @@ class DigitsSettings:
     under a minute on a 2-core machine.
     """
 
-    epochs: int = 25
-    seed: int = 0
-    n_seeds: int = 5
-    batch_size: int = 64
-    lr: float = 0.1
-    sizes: tuple[int, ...] = (64, 32, 16, 10)
-    study: tuple[tuple[int, ...], ...] = ((64, 32, 10), (64, 32, 16, 10), (64, 128, 64, 10), (64, 512, 256, 10))
-    hgb_rounds: int = 100
-    mnist_sizes: tuple[int, ...] = (784, 128, 64, 10)
-    mnist_val: int = 10_000
+    epochs: int = setting(25, "passes over the training rows")
+    seed: int = setting(0, "split seed; models use seed, seed+1, ...")
+    n_seeds: int = setting(5, "models per size", flag="--seeds")
+    batch_size: int = setting(64, "rows per SGD step")
+    lr: float = setting(0.1, "learning rate")
+    sizes: tuple[int, ...] = setting((64, 32, 16, 10), "the lab model's layer widths")
+    study: tuple[tuple[int, ...], ...] = setting(((64, 32, 10), (64, 32, 16, 10), (64, 128, 64, 10), (64, 512, 256, 10)),
+                                                 "layer widths of the width/depth study")
+    hgb_rounds: int = setting(100, "boosting rounds of HistGradientBoostingClassifier")
+    mnist_sizes: tuple[int, ...] = setting((784, 128, 64, 10), "layer widths for MNIST (with --mnist)")
+    mnist_val: int = setting(10_000, "validation rows taken from MNIST's training part (with --mnist)")
 
     def __post_init__(self) -> None:
         for name in ("epochs", "n_seeds", "batch_size", "hgb_rounds", "mnist_val"):

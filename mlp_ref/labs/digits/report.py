@@ -6,15 +6,15 @@ fit times excepted: they are measured anew on every run and vary from run to run
 
 from __future__ import annotations
 
-from dataclasses import fields
-
 import numpy as np
 
+from mlp_ref.labs import cli
 from mlp_ref.course.tables import format_count, format_number, markdown_table
 from mlp_ref.labs.digits.data import Splits
 from mlp_ref.labs.digits.experiment import (PARITY_TOLERANCE, DigitsReport, DigitsSettings, RunResult,
                                             run_mnist)
 
+PROG = "python -m mlp_ref.labs.digits"
 MNIST_ENV = "MNIST_DIR"
 
 # --------------------------------------------------------------------------- formatting
@@ -164,23 +164,6 @@ def mnist_report(directory, settings: DigitsSettings = DigitsSettings(), progres
              f"(from the official training part), test {format_count(splits.y_test.size)} (the official test part)")
     return "\n\n".join([f"MNIST run on {source}: {sizes}", run_table(run)])
 
-_FLAGS = {"epochs": "--epochs", "seed": "--seed", "n_seeds": "--seeds", "batch_size": "--batch-size",
-          "lr": "--lr", "sizes": "--sizes", "study": "--study", "hgb_rounds": "--hgb-rounds",
-          "mnist_sizes": "--mnist-sizes", "mnist_val": "--mnist-val"}
-
-
 def command_line(settings: DigitsSettings) -> str:
     """The command that reproduces ``settings`` (``--epochs`` and ``--seed`` always shown)."""
-    default = DigitsSettings()
-    parts = ["python -m mlp_ref.labs.digits"]
-    for f in fields(DigitsSettings):
-        value = getattr(settings, f.name)
-        if f.name in ("epochs", "seed") or value != getattr(default, f.name):
-            if f.name in ("sizes", "mnist_sizes"):
-                text = ",".join(map(str, value))
-            elif f.name == "study":
-                text = " ".join(",".join(map(str, s)) for s in value)
-            else:
-                text = f"{value:g}" if isinstance(value, float) else str(value)
-            parts.append(f"{_FLAGS[f.name]} {text}")
-    return " ".join(parts)
+    return cli.command_line(PROG, settings, always=("epochs", "seed"))
