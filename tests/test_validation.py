@@ -65,3 +65,14 @@ def test_settings_and_gains_are_checked_by_this_module(make, message):
     """The checks that were hand-written in charlm's model and settings and in kaiming_gain."""
     with pytest.raises(ValueError, match=f"^{message}"):
         make()
+
+
+def test_check_real_finite_false_takes_any_real_number():
+    """format_number prints nan and inf, so its check is check_real(..., finite=False)."""
+    assert np.isnan(check_real("x", float("nan"), finite=False)) and check_real("x", -np.inf, finite=False) == -np.inf
+    with pytest.raises(TypeError, match="^x: expected a real number, received '1'$"):
+        check_real("x", "1", error=TypeError, finite=False)
+    with pytest.raises(ValueError, match="^x: expected a real number, received True$"):
+        check_real("x", True, finite=False)
+    with pytest.raises(ValueError, match="finite=False takes no bounds"):
+        check_real("x", 1.0, 0, finite=False)
