@@ -154,25 +154,15 @@ class SizeResult:
     def n_params(self) -> int:
         return self.runs[0].net.n_params
 
-    @property
-    def val_accuracy(self) -> np.ndarray:
-        """Shape (n_seeds,)."""
-        return np.array([r.val_accuracy for r in self.runs])
+    def per_seed(self, quantity: str) -> np.ndarray:
+        """The ``quantity`` (a :class:`RunResult` attribute) of every run, shape (n_seeds,)."""
+        return np.array([getattr(r, quantity) for r in self.runs])
 
-    @property
-    def test_accuracy(self) -> np.ndarray:
-        """Shape (n_seeds,)."""
-        return np.array([r.test_accuracy for r in self.runs])
-
-    @property
-    def seconds_per_epoch(self) -> np.ndarray:
-        """Shape (n_seeds,)."""
-        return np.array([r.seconds_per_epoch for r in self.runs])
-
-    @property
-    def chosen_epochs(self) -> np.ndarray:
-        """Shape (n_seeds,), counted from 1."""
-        return np.array([r.chosen_epoch for r in self.runs])
+    # Each of shape (n_seeds,); the chosen epochs count from 1.
+    val_accuracy = property(lambda self: self.per_seed("val_accuracy"))
+    test_accuracy = property(lambda self: self.per_seed("test_accuracy"))
+    seconds_per_epoch = property(lambda self: self.per_seed("seconds_per_epoch"))
+    chosen_epochs = property(lambda self: self.per_seed("chosen_epoch"))
 
 
 def _check_seeds(seeds) -> tuple[int, ...]:
