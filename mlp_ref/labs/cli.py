@@ -22,7 +22,8 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
-from dataclasses import MISSING, Field, field, fields
+from dataclasses import Field, MISSING, field, fields
+
 
 #: What a reader installs to get the labs' optional dependencies.
 INSTALL_LABS = 'pip install "mlp_ref[labs]"'

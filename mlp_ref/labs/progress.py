@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 import time
 
+
 class Ticker:
     """Advances a progress bar (or nothing) by one unit (a fit, a step) at a time.
 

@@ -18,6 +18,7 @@ from mlp_ref.labs.charlm.data import load_word_list
 from mlp_ref.labs.charlm.experiment import CharLMSettings, run_lab
 from mlp_ref.labs.charlm.report import PROG, format_report
 
+
 def parser() -> cli.Parser:
     """``--words``, ``--build-vocab``, one flag per :class:`CharLMSettings` field, ``--no-progress``."""
     return cli.lab_parser(PROG, "Train a character-level MLP language model (Lab B) on a list of words: a bigram "

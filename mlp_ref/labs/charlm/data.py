@@ -17,6 +17,7 @@ import numpy as np
 
 from mlp_ref.validation import as_generator, check_int, check_real
 
+
 #: The start/end token; it always has index 0.
 END = "."
 
@@ -235,7 +236,6 @@ def window_rows(word: str, vocabulary: Vocabulary, context: int) -> list[tuple[s
     """The windows of one word as text, e.g. ``('[. . e]', 'm')``, one pair per window."""
     X, Y = build_windows([word], vocabulary, context)
     return [("[" + " ".join(vocabulary.decode(x)) + "]", vocabulary.decode([y])) for x, y in zip(X, Y)]
-
 
 
 def load_word_list(words_file=None, build_vocab: bool = False) -> tuple[list[str], Vocabulary]:

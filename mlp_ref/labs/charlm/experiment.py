@@ -16,12 +16,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mlp_ref.labs.cli import setting
-from mlp_ref.labs.progress import Ticker
 from mlp_ref.labs.charlm.data import Vocabulary, build_windows, check_words, split_words, unique_words
 from mlp_ref.labs.charlm.model import (Bigram, CharMLP, CharMLPConfig, bigram_loss, evaluate, fit_bigram,
                                        init_char_mlp, sample_words, train)
+from mlp_ref.labs.cli import setting
+from mlp_ref.labs.progress import Ticker
 from mlp_ref.validation import check_int, check_real
+
 
 #: The MLP variants of the results table: (label, init, batch_norm).
 VARIANTS = (
@@ -103,6 +104,7 @@ class CharLMReport:
         """How many samples are not words of the training split."""
         train_set = set(self.splits["train"])
         return sum(word not in train_set for word in self.samples)
+
 
 def prepare_data(words: list[str], settings: CharLMSettings, vocabulary: Vocabulary
                  ) -> tuple[dict[str, list[str]], dict[str, tuple[np.ndarray, np.ndarray]]]:

@@ -27,6 +27,7 @@ from mlp_ref import kernels
 from mlp_ref.initialization import kaiming_gain
 from mlp_ref.validation import ShapeError, as_generator, check_choice, check_int, check_real
 
+
 INITS = ("naive", "scaled_output", "kaiming")
 
 

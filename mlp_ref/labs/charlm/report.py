@@ -7,12 +7,14 @@ import shlex
 
 import numpy as np
 
-from mlp_ref.labs import cli
 from mlp_ref.course.tables import format_count, format_number, markdown_table
-from mlp_ref.labs.charlm.model import lr_drops, step_decay
+from mlp_ref.labs import cli
 from mlp_ref.labs.charlm.experiment import CharLMReport, CharLMSettings
+from mlp_ref.labs.charlm.model import lr_drops, step_decay
+
 
 PROG = "python -m mlp_ref.labs.charlm"
+
 
 def _mean_sd(values: np.ndarray, precision: int = 3) -> str:
     if values.size == 1:

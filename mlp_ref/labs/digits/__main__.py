@@ -18,6 +18,7 @@ from mlp_ref.labs import cli
 from mlp_ref.labs.digits.experiment import DigitsSettings, run_lab
 from mlp_ref.labs.digits.report import PROG, format_report, mnist_report
 
+
 def parser() -> cli.Parser:
     """``--mnist``, one flag per :class:`DigitsSettings` field, ``--no-progress``."""
     return cli.lab_parser(PROG, "Train mlp_ref's MLP on scikit-learn's 8x8 digits (Lab A), with a width/depth study "

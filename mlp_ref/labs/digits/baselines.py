@@ -22,6 +22,7 @@ import numpy as np
 from mlp_ref.labs.digits.data import Splits
 from mlp_ref.validation import check_int
 
+
 # --------------------------------------------------------------------------- baselines
 
 @dataclass

@@ -21,6 +21,7 @@ import numpy as np
 
 from mlp_ref.validation import ShapeError, as_generator, check_int, check_real
 
+
 # --- digits -------------------------------------------------------------------------
 
 
@@ -285,7 +286,6 @@ def load_mnist_npz(path, x_key: str = "x_train", y_key: str = "y_train") -> tupl
         except (OSError, ValueError, EOFError, zlib.error, zipfile.BadZipFile) as err:
             raise ValueError(f"{path}: damaged .npz file ({err})") from err
     return _finish(images, labels, os.fspath(path))
-
 
 
 # --------------------------------------------------------------------------- MNIST

@@ -28,15 +28,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mlp_ref.labs.digits.baselines import (BaselineResult, fit_hist_gradient_boosting, fit_logistic_regression,
-                                           fit_mlp_classifier)
 from mlp_ref.labs.cli import setting
+from mlp_ref.labs.digits.baselines import (BaselineResult, fit_hist_gradient_boosting,
+                                           fit_logistic_regression, fit_mlp_classifier)
 from mlp_ref.labs.digits.data import Splits, digits_splits, mnist_splits
 from mlp_ref.labs.progress import Ticker
 from mlp_ref.losses import cross_entropy
 from mlp_ref.network import MLP
 from mlp_ref.training import History, fit
 from mlp_ref.validation import check_int, check_layer_sizes, check_real
+
 
 #: The largest gap (in accuracy, 0.02 = 2 points) between the mean test accuracies of
 #: mlp_ref and of MLPClassifier with the same configuration that the lab accepts.
@@ -225,6 +226,7 @@ def choose_by_validation(results: list[SizeResult]) -> int:
     return min(range(len(results)), key=lambda i: (-float(results[i].val_accuracy.mean()),
                                                    results[i].n_params, i))
 
+
 def confusion_matrix(y_true, y_pred, n_classes: int) -> np.ndarray:
     """Counts ``C[i, j]`` of examples of true class ``i`` predicted as ``j``.
 
@@ -350,6 +352,7 @@ class DigitsReport:
         """Per seed, test accuracy of mlp_ref minus MLPClassifier's, shape (n_seeds,)."""
         return self.mlp_ref.test_accuracy - self.mlp_classifier.test_accuracy
 
+
 def _single_thread():
     from threadpoolctl import threadpool_limits  # a dependency of scikit-learn
     return threadpool_limits(limits=1)
@@ -394,6 +397,7 @@ def run_lab(settings: DigitsSettings = DigitsSettings(), progress=False) -> Digi
     val, test, seconds, epochs = (np.array(column) for column in zip(*mlpc))
     classifier = BaselineResult("scikit-learn MLPClassifier", s.seeds, val, test, seconds)
     return DigitsReport(s, splits, lab.runs, study, choose_by_validation(study), classifier, epochs, baselines)
+
 
 def run_mnist(directory, settings: DigitsSettings = DigitsSettings(), progress: bool = False
               ) -> tuple[Splits, str, RunResult]:

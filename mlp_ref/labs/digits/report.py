@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from mlp_ref.labs import cli
 from mlp_ref.course.tables import format_count, format_number, markdown_table
+from mlp_ref.labs import cli
 from mlp_ref.labs.digits.data import Splits
-from mlp_ref.labs.digits.experiment import (PARITY_TOLERANCE, DigitsReport, DigitsSettings, RunResult,
+from mlp_ref.labs.digits.experiment import (DigitsReport, DigitsSettings, PARITY_TOLERANCE, RunResult,
                                             run_mnist)
+
 
 PROG = "python -m mlp_ref.labs.digits"
 MNIST_ENV = "MNIST_DIR"
@@ -145,6 +146,7 @@ def format_report(report: DigitsReport) -> str:
     ]
     return "\n\n".join(sections)
 
+
 def mnist_report(directory, settings: DigitsSettings = DigitsSettings(), progress: bool = False) -> str:
     """The lab page's MNIST section: a run on the reader's files, or a plain statement that
     no run was made.
@@ -163,6 +165,7 @@ def mnist_report(directory, settings: DigitsSettings = DigitsSettings(), progres
     sizes = (f"train {format_count(splits.y_train.size)}, validation {format_count(splits.y_val.size)} "
              f"(from the official training part), test {format_count(splits.y_test.size)} (the official test part)")
     return "\n\n".join([f"MNIST run on {source}: {sizes}", run_table(run)])
+
 
 def command_line(settings: DigitsSettings) -> str:
     """The command that reproduces ``settings`` (``--epochs`` and ``--seed`` always shown)."""
