@@ -23,8 +23,8 @@ import numpy as np
 
 # The timing routine lives in the package, so that Lab B's page (and a downloaded copy of its
 # notebook) runs the very same measurement.
-from mlp_ref.charlm_speed import (STEP_BATCH, median_step_times, numpy_runner, speed_config, speed_windows,
-                                  torch_runner)
+from mlp_ref.labs.charlm.speed import (STEP_BATCH, median_step_times, numpy_runner, speed_config,
+                                       speed_windows, torch_runner)
 
 STEPS = 200
 REPEATS = 9

@@ -40,7 +40,7 @@ from packaging.utils import canonicalize_name
 ROOT = Path(__file__).resolve().parent.parent
 DOWNLOADS = "downloads"
 READER_REQUIREMENTS = "requirements-reader.txt"
-SITE_BUILD_ENV = "MLP_SITE_BUILD"  # read by mlp_ref.claims
+SITE_BUILD_ENV = "MLP_SITE_BUILD"  # read by mlp_ref.course.claims
 # What the pages, labs and exercises import beyond mlp_ref itself; everything they pull in
 # comes along, pinned as in requirements.txt.
 READER_PACKAGES = ("numpy", "scipy", "scikit-learn", "matplotlib", "tqdm", "names", "threadpoolctl",

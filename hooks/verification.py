@@ -11,7 +11,7 @@ What this build checks, and so what the line may say:
 - **Build-time code.** markdown-exec blocks run while the page is rendered (a failing one
   fails the build); the line counts them and the tables and figures in the page.
 - **Labs.** The notebook's code cells ran without an error (mkdocs-jupyter, errors not allowed)
-  and its claims held (mlp_ref.claims fails the build).
+  and its claims held (mlp_ref.course.claims fails the build).
 - **When.** hooks/render_cache.py reuses a page's render, and this hook a page's block results
   (in ``.cache/blocks/``), from an earlier build when nothing they depend on has changed (the
   same key as the render cache: the page, mlp_ref, snippets, hooks, pins, Python, ...). The line

@@ -8,74 +8,95 @@ Conventions used everywhere in the package (see each docstring for shapes):
 * PyTorch's ``(out, in)`` layout is reached only through explicit conversion functions;
 * every random function takes a seed or a ``numpy.random.Generator``.
 
-The public names are re-exported here, grouped by the module that defines them.
+Layout: the math the lessons teach is in the modules at the top of the package, and their
+public names are re-exported here. Two subpackages sit beside it and are imported by name:
+
+* :mod:`mlp_ref.course`: turning results into page content (tables, figures, worked traces,
+  checked claims). The few of its names that the lessons call as ``mlp_ref.<name>``
+  (``format_number``, ``format_count``, ``markdown_table``, ``trace``, ``Trace``) are
+  re-exported here too.
+* :mod:`mlp_ref.labs`: the two labs, ``mlp_ref.labs.digits`` (Lab A) and
+  ``mlp_ref.labs.charlm`` (Lab B), each with its data, experiment, report and command line
+  (``python -m mlp_ref.labs.digits``, ``python -m mlp_ref.labs.charlm``).
 """
 
-from mlp_ref.validation import ShapeError  # noqa: F401
-
-# --- activations, network, initialization, losses, training (core) ---
-from mlp_ref.activations import (  # noqa: F401
+from mlp_ref.validation import ShapeError
+from mlp_ref.activations import (
     ACTIVATIONS, get_activation, identity, identity_grad, relu, relu_grad, leaky_relu,
     leaky_relu_grad, sigmoid, sigmoid_grad, tanh, tanh_grad, gelu, gelu_grad, gelu_tanh,
     gelu_tanh_grad, silu, silu_grad, softplus, softplus_grad, softmax, log_softmax,
     PRELU_INIT, prelu, prelu_grad, prelu_grad_slope,
 )
-from mlp_ref.network import (  # noqa: F401
+from mlp_ref.network import (
     MLP, ForwardCache, Gradients, affine, dense, linear_from_torch, linear_to_torch,
 )
-from mlp_ref.initialization import (  # noqa: F401
+from mlp_ref.initialization import (
     INITIALIZERS, get_initializer, he_normal, he_uniform, kaiming_gain, xavier_normal,
     xavier_uniform, zeros,
 )
-from mlp_ref.losses import (  # noqa: F401
+from mlp_ref.losses import (
     binary_cross_entropy_with_logits, binary_cross_entropy_with_logits_grad, cross_entropy,
     cross_entropy_grad, mse, mse_grad,
 )
-from mlp_ref.training import History, central_difference, fit, grad_check, sgd_step  # noqa: F401
-
-# --- lesson 2: Rosenblatt's perceptron ---
-from mlp_ref.perceptron import PerceptronRun, PerceptronStep, mistake_bound, perceptron_predict, train_perceptron  # noqa: F401
-# --- lesson 5: learning the weights ---
-from mlp_ref.descent import LineFit, descend  # noqa: F401
-from mlp_ref.multiply_adds import MultiplyAdds, count_multiply_adds  # noqa: F401
-from mlp_ref.learnability import (  # noqa: F401
-    XOR_STUDY, XOR_X, XOR_Y, XorRuns, XorStudy, train_xor, train_xor_readable, xor_outcomes,
+from mlp_ref.heads import OUTPUT_HEADS, OUTPUT_LOSSES, head_loss, head_loss_and_grads, head_loss_grad
+from mlp_ref.training import History, central_difference, fit, grad_check, sgd_step
+from mlp_ref.propagation import StackStatistics, layer_statistics, random_stack
+from mlp_ref.counting import (
+    LayerRow, LayerTable, MemoryEstimate, count_params, layer_table, layer_table_markdown, memory_estimate,
 )
-
-# --- counting, traces, approximation, data ---
-from mlp_ref.tables import format_count, format_number, markdown_table  # noqa: F401
-from mlp_ref.counting import LayerRow, LayerTable, count_params, layer_table, layer_table_markdown  # noqa: F401
-from mlp_ref.counting import MemoryEstimate, memory_estimate  # noqa: F401
-from mlp_ref.trace import Step, Trace, trace  # noqa: F401
-from mlp_ref.approximation import (  # noqa: F401
+from mlp_ref.approximation import (
     ReLUNetwork, count_linear_pieces, max_error, relu_interpolant, sawtooth, tent, tent_network,
 )
-from mlp_ref.data import Splits, check_partition, digits_splits, load_mnist, load_mnist_npz, read_idx  # noqa: F401
-from mlp_ref.transformer_counts import (  # noqa: F401
+from mlp_ref.transformer_counts import (
     Breakdown, Component, MoECount, attention_params, deepseek_v3, embedding_params, ffn_params,
     gated_ffn_params, gpt2_small, mla_params, moe_params, qwen3_0_6b, swiglu_hidden, transformer_base,
 )
-
-# --- character-level language model ---
-from mlp_ref.charlm_data import Vocabulary, build_windows, load_census_names, load_words, split_words, window_rows  # noqa: F401
-# Generic names (forward, backward, cross_entropy, train, ...) stay in mlp_ref.charlm:
-# at the top level they would shadow the MLP's own (mlp_ref.cross_entropy is the loss).
-from mlp_ref.charlm import (  # noqa: F401
-    Bigram, CharMLP, CharMLPConfig, bigram_loss, fit_bigram, init_char_mlp, sample_words, step_decay,
+from mlp_ref.ffn import Routing, conv1d, ffn, gated_ffn, moe_ffn, route_top_k
+from mlp_ref.perceptron import PerceptronRun, PerceptronStep, mistake_bound, perceptron_predict, train_perceptron
+from mlp_ref.descent import LineFit, descend
+from mlp_ref.multiply_adds import MultiplyAdds, count_multiply_adds
+from mlp_ref.learnability import (
+    XOR_STUDY, XOR_X, XOR_Y, XorRuns, XorStudy, train_xor, train_xor_readable, xor_outcomes,
 )
+# Page rendering that the lessons call as mlp_ref.<name> (the syllabus's "mlp_ref.trace").
+from mlp_ref.course.tables import format_count, format_number, markdown_table
+from mlp_ref.course.trace import Trace, trace
 
-# --- lesson 9: the FFN inside a transformer ---
-from mlp_ref.ffn import Routing, conv1d, ffn, gated_ffn, moe_ffn, route_top_k  # noqa: F401
-
-# --- lesson 7: initialization (signal propagation) ---
-from mlp_ref.propagation import StackStatistics, layer_statistics, random_stack  # noqa: F401
-
-# --- lesson 4: activations and output heads ---
-from mlp_ref.heads import OUTPUT_HEADS, OUTPUT_LOSSES, head_loss, head_loss_and_grads, head_loss_grad  # noqa: F401
-
-# --- Lab A: digits experiments (the command line is mlp_ref.train_digits, not imported here) ---
-from mlp_ref.experiments import (  # noqa: F401
-    MNIST_IDX_FILES, BaselineResult, RunResult, SizeResult, choose_by_validation, confusion_matrix,
-    fit_hist_gradient_boosting, fit_logistic_regression, fit_mlp_classifier, mnist_splits, train_mlp,
-    width_depth_study,
-)
+__all__ = [
+    "ShapeError",
+    # activations
+    "ACTIVATIONS", "get_activation", "identity", "identity_grad", "relu", "relu_grad", "leaky_relu",
+    "leaky_relu_grad", "sigmoid", "sigmoid_grad", "tanh", "tanh_grad", "gelu", "gelu_grad", "gelu_tanh",
+    "gelu_tanh_grad", "silu", "silu_grad", "softplus", "softplus_grad", "softmax", "log_softmax",
+    "PRELU_INIT", "prelu", "prelu_grad", "prelu_grad_slope",
+    # network
+    "MLP", "ForwardCache", "Gradients", "affine", "dense", "linear_from_torch", "linear_to_torch",
+    # initialization
+    "INITIALIZERS", "get_initializer", "he_normal", "he_uniform", "kaiming_gain", "xavier_normal",
+    "xavier_uniform", "zeros",
+    # losses and output heads
+    "binary_cross_entropy_with_logits", "binary_cross_entropy_with_logits_grad", "cross_entropy",
+    "cross_entropy_grad", "mse", "mse_grad",
+    "OUTPUT_HEADS", "OUTPUT_LOSSES", "head_loss", "head_loss_and_grads", "head_loss_grad",
+    # training
+    "History", "central_difference", "fit", "grad_check", "sgd_step",
+    # signal propagation
+    "StackStatistics", "layer_statistics", "random_stack",
+    # counting
+    "LayerRow", "LayerTable", "MemoryEstimate", "count_params", "layer_table", "layer_table_markdown",
+    "memory_estimate",
+    # approximation
+    "ReLUNetwork", "count_linear_pieces", "max_error", "relu_interpolant", "sawtooth", "tent", "tent_network",
+    # transformer counts and the FFN block
+    "Breakdown", "Component", "MoECount", "attention_params", "deepseek_v3", "embedding_params", "ffn_params",
+    "gated_ffn_params", "gpt2_small", "mla_params", "moe_params", "qwen3_0_6b", "swiglu_hidden",
+    "transformer_base",
+    "Routing", "conv1d", "ffn", "gated_ffn", "moe_ffn", "route_top_k",
+    # the perceptron
+    "PerceptronRun", "PerceptronStep", "mistake_bound", "perceptron_predict", "train_perceptron",
+    # learning the weights: gradient descent, the cost of backward, XOR learnability
+    "LineFit", "descend", "MultiplyAdds", "count_multiply_adds",
+    "XOR_STUDY", "XOR_X", "XOR_Y", "XorRuns", "XorStudy", "train_xor", "train_xor_readable", "xor_outcomes",
+    # page rendering the lessons call through mlp_ref
+    "format_count", "format_number", "markdown_table", "Trace", "trace",
+]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mlp_ref.tables import format_count, format_number, markdown_table
+from mlp_ref.course.tables import format_count, format_number, markdown_table
 from mlp_ref.validation import check_choice, check_int, check_layer_sizes
 
 
@@ -86,8 +86,8 @@ def layer_table(sizes) -> LayerTable:
 
     Parameters
     ----------
-    sizes : sequence of int, length L + 1
-        Layer widths ``[d_0, ..., d_L]``, input width first.
+    sizes : sequence of int
+        As for :func:`count_params`.
 
     Returns
     -------

@@ -133,9 +133,7 @@ def kaiming_gain(activation: str, slope: float = 0.01) -> float:
     -------
     float
     """
+    check_choice("activation", activation, sorted([*_GAINS, "leaky_relu"]))
     if activation == "leaky_relu":
-        return math.sqrt(2.0 / (1.0 + float(slope) ** 2))
-    if not isinstance(activation, str) or activation not in _GAINS:
-        valid = ", ".join(sorted([*_GAINS, "leaky_relu"]))
-        raise ValueError(f"activation: no gain known for {activation!r}; valid names are {valid}")
+        return math.sqrt(2.0 / (1.0 + check_real("slope", slope) ** 2))
     return _GAINS[activation]

@@ -89,11 +89,13 @@ def cross_entropy(logits, y, weights=None) -> float:
     y : array_like of int, shape (B,)
         Class indices in ``[0, K)``.
     weights : array_like, shape (B,), optional
-        Non-negative per-example weights or a 0/1 mask; the denominator is ``sum(weights)``.
+        Non-negative per-example weights or a 0/1 mask; the denominator is ``sum(weights)``
+        (see *Reduction* in the module docstring).
 
     Returns
     -------
     float
+        The weighted mean of ``loss_i``, in nats.
     """
     return kernels.cross_entropy(*_checked_cross_entropy(logits, y, weights))[0]
 
@@ -124,11 +126,12 @@ def binary_cross_entropy_with_logits(logits, y, weights=None) -> float:
     y : array_like, shape (B,) or (B, 1)
         Targets in [0, 1] (hard labels 0/1 or soft labels); one per logit.
     weights : array_like, shape (B,), optional
-        Non-negative per-example weights or a 0/1 mask; the denominator is ``sum(weights)``.
+        As for :func:`cross_entropy`.
 
     Returns
     -------
     float
+        In nats, like :func:`cross_entropy`: ``log 2`` for ``z = 0``, whatever ``y``.
     """
     return kernels.binary_cross_entropy(*_checked_binary(logits, y, weights))[0]
 
@@ -157,11 +160,12 @@ def mse(pred, target, weights=None) -> float:
     pred : array_like, shape (B,) or (B, K)
     target : array_like, same shape as ``pred`` (never broadcast)
     weights : array_like, shape (B,), optional
-        Non-negative per-example weights or a 0/1 mask; the denominator is ``sum(weights)``.
+        As for :func:`cross_entropy`.
 
     Returns
     -------
     float
+        In the squared units of ``target``.
     """
     return kernels.mse(*_checked_mse(pred, target, weights))[0]
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from mlp_ref.tables import format_count, format_number, markdown_table
+from mlp_ref.course.tables import format_count, format_number, markdown_table
 from mlp_ref.validation import check_int
 
 

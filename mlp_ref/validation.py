@@ -72,20 +72,25 @@ def _reals(low, high, low_closed: bool, high_closed: bool) -> str:
 
 def check_real(name: str, value, low: float | None = None, high: float | None = None, *,
                low_closed: bool = False, high_closed: bool = False, note: str = "",
-               error: type = ValueError) -> float:
+               error: type = ValueError, finite: bool = True) -> float:
     """Return ``value`` as a finite Python float between ``low`` and ``high``, or raise.
 
     The bounds are optional and open unless ``low_closed`` / ``high_closed``; booleans are
     rejected; ``note`` is appended to the expected range. With ``low=0`` alone the message reads
-    ``lr: expected a positive finite number, received 0.0``.
+    ``lr: expected a positive finite number, received 0.0``. ``finite=False`` (only without
+    bounds) also accepts NaN and the infinities: any real number.
     """
-    ok = not isinstance(value, (bool, np.bool_)) and isinstance(value, numbers.Real) and math.isfinite(value)
+    if not finite and (low is not None or high is not None):
+        raise ValueError("check_real: finite=False takes no bounds")
+    ok = (not isinstance(value, (bool, np.bool_)) and isinstance(value, numbers.Real)
+          and (math.isfinite(value) or not finite))
     if ok and low is not None:
         ok = value >= low if low_closed else value > low
     if ok and high is not None:
         ok = value <= high if high_closed else value < high
     if not ok:
-        raise error(f"{name}: expected {_reals(low, high, low_closed, high_closed)}{note}, received {value!r}")
+        expected = _reals(low, high, low_closed, high_closed) if finite else "a real number"
+        raise error(f"{name}: expected {expected}{note}, received {value!r}")
     return float(value)
 
 

@@ -27,10 +27,10 @@ from types import SimpleNamespace
 import numpy as np
 
 import mlp_ref
-from mlp_ref.charlm_cli import LabSettings
-from mlp_ref.charlm_data import split_words
-from mlp_ref.tables import format_count, format_number
-from mlp_ref.train_digits import LATE_EPOCHS, PARITY_TOLERANCE, DigitsSettings
+from mlp_ref.labs.charlm.experiment import CharLMSettings
+from mlp_ref.labs.charlm.data import split_words
+from mlp_ref.course.tables import format_count, format_number
+from mlp_ref.labs.digits.experiment import LATE_EPOCHS, PARITY_TOLERANCE, DigitsSettings
 
 
 def _number(x) -> str:
@@ -442,7 +442,7 @@ def l9() -> dict:
 def lab_a() -> dict:
     import dataclasses
 
-    from mlp_ref.data import Splits
+    from mlp_ref.labs.digits.data import Splits
 
     settings = DigitsSettings()
     parts = [f.name for f in dataclasses.fields(Splits) if f.name.endswith("_idx")]  # train, val, test
@@ -468,11 +468,11 @@ def _fold(n) -> str:
 
 
 def lab_b() -> dict:
-    from mlp_ref import charlm_speed
-    from mlp_ref.charlm import LR_DROP
-    from mlp_ref.charlm_cli import VARIANTS
+    from mlp_ref.labs.charlm import speed as charlm_speed
+    from mlp_ref.labs.charlm.model import LR_DROP
+    from mlp_ref.labs.charlm.experiment import VARIANTS
 
-    settings = LabSettings()
+    settings = CharLMSettings()
     train, val = inspect.signature(split_words).parameters["fractions"].default
     test = 1 - train - val
     long_factor = 5  # exercise 4's budget: five times the page's steps

@@ -8,7 +8,7 @@ import pytest
 from mlp_ref.approximation import (
     ReLUNetwork, count_linear_pieces, max_error, relu_interpolant, sawtooth, tent, tent_network,
 )
-from mlp_ref.trace import trace
+from mlp_ref.course.trace import trace
 
 
 def square(x):

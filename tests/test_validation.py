@@ -3,7 +3,9 @@
 import numpy as np
 import pytest
 
-from mlp_ref.charlm import CharMLPConfig, init_char_mlp, train
+from mlp_ref import kaiming_gain
+from mlp_ref.labs.charlm.experiment import CharLMSettings
+from mlp_ref.labs.charlm.model import CharMLPConfig, init_char_mlp, train
 from mlp_ref.validation import check_choice, check_int, check_real
 
 
@@ -47,3 +49,30 @@ def test_charlm_train_rejects_a_boolean_step_count():
     X, Y = np.zeros((4, 2), int), np.zeros(4, int)
     with pytest.raises(ValueError, match="steps: expected a positive integer, received True"):
         train(model, X, Y, steps=True, batch_size=2, seed=0)
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda: CharMLPConfig(5, dtype="float16"), "dtype: unknown name 'float16'; valid names are float64, float32"),
+    (lambda: CharMLPConfig(5, init="he"), "init: unknown name 'he'; valid names are naive, scaled_output, kaiming"),
+    (lambda: kaiming_gain("swish"), "activation: unknown name 'swish'; valid names are identity, leaky_relu, "
+                                    "linear, relu, selu, sigmoid, tanh"),
+    (lambda: kaiming_gain(None), "activation: unknown name None; valid names are"),
+    (lambda: kaiming_gain("leaky_relu", slope="0.2"), r"slope: expected a finite real number, received '0.2'"),
+    (lambda: CharLMSettings(batch_size=1), r"batch_size: expected an integer >= 2 \(batch normalization needs"),
+    (lambda: CharLMSettings(batch_size=True), "batch_size: expected an integer >= 2"),
+])
+def test_settings_and_gains_are_checked_by_this_module(make, message):
+    """The checks that were hand-written in charlm's model and settings and in kaiming_gain."""
+    with pytest.raises(ValueError, match=f"^{message}"):
+        make()
+
+
+def test_check_real_finite_false_takes_any_real_number():
+    """format_number prints nan and inf, so its check is check_real(..., finite=False)."""
+    assert np.isnan(check_real("x", float("nan"), finite=False)) and check_real("x", -np.inf, finite=False) == -np.inf
+    with pytest.raises(TypeError, match="^x: expected a real number, received '1'$"):
+        check_real("x", "1", error=TypeError, finite=False)
+    with pytest.raises(ValueError, match="^x: expected a real number, received True$"):
+        check_real("x", True, finite=False)
+    with pytest.raises(ValueError, match="finite=False takes no bounds"):
+        check_real("x", 1.0, 0, finite=False)

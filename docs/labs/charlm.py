@@ -14,7 +14,7 @@
 # **Why.** In this lab you build the language model of Bengio et al. (2003) at the scale
 # of single characters: it reads the last {@ lab_b.context_word @} letters of a name and predicts the next
 # one. Every part — the embedding table, the tanh layer, batch normalization, the softmax
-# and the backward pass through all of them — is NumPy code in `mlp_ref.charlm`. After
+# and the backward pass through all of them — is NumPy code in `mlp_ref.labs.charlm.model`. After
 # the lab you can train it on any word list, judge it against a counting baseline, and
 # explain what the initialization fixes and batch normalization did on this data set.
 #
@@ -28,7 +28,7 @@
 #
 # Every number, table and figure below is computed when this page is built. The same
 # experiment runs from the command line (the exact command is printed below):
-# `python -m mlp_ref.charlm_cli --steps N --seed S`, or `--words FILE` for your own word list.
+# `python -m mlp_ref.labs.charlm --steps N --seed S`, or `--words FILE` for your own word list.
 #
 # **Your own run.** The first cell holds the settings, as plain assignments. Change any of
 # them — or point `WORDS_FILE` at your own word list — and run the whole notebook. The text
@@ -59,23 +59,23 @@ import matplotlib.pyplot as plt
 import numpy as np
 from IPython.display import Markdown, display
 
-from mlp_ref.charlm import LR_DROP, cross_entropy, evaluate, forward, init_char_mlp
-from mlp_ref.charlm_cli import (LabSettings, command_line, data_table, load_word_list, prepare_data,
-                                results_table, run_experiment, samples_line)
-from mlp_ref.charlm_data import window_rows
-from mlp_ref.claims import claim, site_build
-from mlp_ref.figures import show_figure
-from mlp_ref.tables import format_count, format_number, markdown_table
+from mlp_ref.course.claims import claim, site_build
+from mlp_ref.course.figures import show_figure
+from mlp_ref.course.tables import format_count, format_number, markdown_table
+from mlp_ref.labs.charlm.data import load_word_list, window_rows
+from mlp_ref.labs.charlm.experiment import CharLMSettings, prepare_data, run_lab
+from mlp_ref.labs.charlm.model import LR_DROP, cross_entropy, evaluate, forward, init_char_mlp, lr_drops
+from mlp_ref.labs.charlm.report import command_line, data_table, results_table, samples_line
 
 page_start = time.perf_counter()
 COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")  # Okabe–Ito
 
-SETTINGS = LabSettings(steps=STEPS, seed=SEED, n_seeds=SEEDS, context=CONTEXT, emb_dim=EMBEDDING,
+SETTINGS = CharLMSettings(steps=STEPS, seed=SEED, n_seeds=SEEDS, context=CONTEXT, emb_dim=EMBEDDING,
                        hidden=HIDDEN, batch_size=BATCH_SIZE, lr=LEARNING_RATE, momentum=BN_MOMENTUM,
                        alpha=ALPHA, n_samples=SAMPLES)
-page_run = SETTINGS == LabSettings() and WORDS_FILE is None and not BUILD_VOCAB
-if site_build():  # the page's run: `python -m mlp_ref.charlm_cli` with no options must reproduce it
-    assert page_run, "the page's settings must be the defaults of LabSettings, on the census names"
+page_run = SETTINGS == CharLMSettings() and WORDS_FILE is None and not BUILD_VOCAB
+if site_build():  # the page's run: `python -m mlp_ref.labs.charlm` with no options must reproduce it
+    assert page_run, "the page's settings must be the defaults of CharLMSettings, on the census names"
 elif not page_run:
     print("Your settings or words differ from the page's: the text describes the page's run, "
           "and the cells that check its statements warn where your run differs.")
@@ -298,7 +298,7 @@ show_figure(
 
 # %%
 train_start = time.perf_counter()
-report = run_experiment(words, SETTINGS, vocab)
+report = run_lab(SETTINGS, words, vocab)
 print(f"trained {len(report.variants) * SETTINGS.n_seeds} models in {time.perf_counter() - train_start:.1f} s")
 
 # %%
@@ -308,7 +308,7 @@ for result, color in zip(report.variants, COLORS):
     smooth = np.convolve(result.curves[0], np.ones(window) / window, mode="valid")
     ax.plot(np.arange(window, SETTINGS.steps + 1), smooth, color=color, label=result.label)
 ax.axhline(report.bigram_loss["val"], color="black", linestyle="--", linewidth=1, label="bigram, validation")
-ax.axvline(SETTINGS.steps // 2, color="gray", linestyle=":", linewidth=1, label=f"learning rate / {1 / LR_DROP:.0f}")
+ax.axvline(lr_drops(SETTINGS.steps)[0], color="gray", linestyle=":", linewidth=1, label=f"learning rate / {1 / LR_DROP:.0f}")
 ax.set_yscale("log")
 ax.set_yticks([2, 2.5, 3, 4, 6, 10], labels=["2", "2.5", "3", "4", "6", "10"])
 ax.minorticks_off()
@@ -473,7 +473,7 @@ show_figure(
 # ## 9. Speed
 #
 # A training step here is a few small matrix products and element-wise operations.
-# `mlp_ref.charlm_speed` times one step (context {@ lab_b.speed_context @}, embedding {@ lab_b.speed_emb @}, hidden {@ lab_b.speed_hidden @}, batch {@ lab_b.speed_batch @},
+# `mlp_ref.labs.charlm.speed` times one step (context {@ lab_b.speed_context @}, embedding {@ lab_b.speed_emb @}, hidden {@ lab_b.speed_hidden @}, batch {@ lab_b.speed_batch @},
 # float64, no batch norm, random windows over {@ lab_b.speed_vocab @} tokens; fixed sizes, whatever the settings
 # above) of this NumPy code against the same model in PyTorch with autograd on the CPU, in
 # alternating runs, one thread on each side (a second thread does not help at these sizes,
@@ -482,7 +482,8 @@ show_figure(
 # full benchmark with the same code. PyTorch is optional: without it, the cell says so.
 
 # %%
-from mlp_ref.charlm_speed import median_step_times, numpy_runner, speed_config, speed_windows, torch_runner
+from mlp_ref.labs.charlm.speed import (median_step_times, numpy_runner, speed_config, speed_windows,
+                                       torch_runner)
 
 try:
     import torch
@@ -524,7 +525,7 @@ print(f"this notebook's cells ran in {time.perf_counter() - page_start:.1f} s")
 #    loss improve, and by more than the spread across seeds?
 #
 # <details><summary>Answer</summary>
-# Run <code>python -m mlp_ref.charlm_cli --context 5</code> and compare the "init fixes"
+# Run <code>python -m mlp_ref.labs.charlm --context 5</code> and compare the "init fixes"
 # row with this page's table; a difference smaller than the standard deviations over
 # seeds is not evidence either way.
 # </details>
@@ -550,7 +551,7 @@ print(f"this notebook's cells ran in {time.perf_counter() - page_start:.1f} s")
 # </details>
 #
 # 4. Rerun the experiment with a budget {@ lab_b.long_factor @} times larger:
-#    `python -m mlp_ref.charlm_cli --steps {@ lab_b.long_steps @} --seeds 2` (or `STEPS = {@ lab_b.long_steps @}` and
+#    `python -m mlp_ref.labs.charlm --steps {@ lab_b.long_steps @} --seeds 2` (or `STEPS = {@ lab_b.long_steps @}` and
 #    `SEEDS = 2` in the first cell, where the cells of section 6 warn about every statement
 #    that no longer holds). Which of the statements of section 6 still hold?
 #

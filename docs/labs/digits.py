@@ -27,7 +27,7 @@
 # <!-- before-you-start: lab -->
 #
 # Every number, table and figure below is computed when this page is built. The same
-# experiment runs from the command line, `python -m mlp_ref.train_digits --epochs {@ lab_a.epochs @} --seed {@ lab_a.seed @}`,
+# experiment runs from the command line, `python -m mlp_ref.labs.digits --epochs {@ lab_a.epochs @} --seed {@ lab_a.seed @}`,
 # and prints the same tables (the command is printed by the second cell). Timings are
 # the exception: they are measured anew on every run and differ from run to run.
 #
@@ -59,16 +59,17 @@ import numpy as np
 from IPython.display import Markdown, display
 from threadpoolctl import threadpool_limits
 
-from mlp_ref import (MLP, check_partition, count_params, digits_splits, fit,
-                     grad_check)
-from mlp_ref.claims import claim, site_build
-from mlp_ref.experiments import confusion_matrix
-from mlp_ref.figures import PALETTE, show_figure
-from mlp_ref.tables import format_count, format_number, markdown_table
-from mlp_ref.train_digits import (
-    LATE_EPOCHS, MNIST_ENV, PARITY_TOLERANCE, DigitsSettings, NotebookProgress,
-    command_line, comparison_table, mnist_report, parity_table,
-    parity_verdict, percent, run_lab, run_table, split_table, study_table)
+from mlp_ref import MLP, count_params, fit, grad_check
+from mlp_ref.course.claims import claim, site_build
+from mlp_ref.course.figures import PALETTE, show_figure
+from mlp_ref.course.tables import format_count, format_number, markdown_table
+from mlp_ref.labs.digits.data import check_partition, digits_splits
+from mlp_ref.labs.digits.experiment import (LATE_EPOCHS, PARITY_TOLERANCE, DigitsSettings, confusion_matrix,
+                                            run_lab)
+from mlp_ref.labs.digits.report import (MNIST_ENV, command_line, comparison_table, mnist_report,
+                                        parity_table, parity_verdict, percent, run_table, split_table,
+                                        study_table)
+from mlp_ref.labs.progress import NotebookProgress
 
 page_start = time.perf_counter()
 SETTINGS = DigitsSettings(epochs=EPOCHS, seed=SEED, n_seeds=SEEDS, batch_size=BATCH_SIZE,
@@ -562,7 +563,7 @@ claim(abs(report.parity_differences.mean()) <= PARITY_TOLERANCE,
 #
 # ```bash
 # MNIST_DIR=/path/to/mnist jupyter lab                      # then run this notebook
-# python -m mlp_ref.train_digits --mnist /path/to/mnist     # the same run, no notebook
+# python -m mlp_ref.labs.digits --mnist /path/to/mnist     # the same run, no notebook
 # ```
 #
 # Both train `MLP([784, 128, 64, 10])` (`MNIST_SIZES`) with the settings of the first cell
@@ -582,7 +583,7 @@ display(Markdown(mnist_report(mnist_dir, SETTINGS, progress=False)))
 # ## Closing note
 #
 # The results of this page in one place (all computed above; `python -m
-# mlp_ref.train_digits --epochs {@ lab_a.epochs @} --seed {@ lab_a.seed @}` prints the same tables, with its own
+# mlp_ref.labs.digits --epochs {@ lab_a.epochs @} --seed {@ lab_a.seed @}` prints the same tables, with its own
 # timings):
 
 # %%
@@ -597,7 +598,7 @@ print(f"this notebook's cells ran in "
 # ## Exercises
 #
 # 1. Train the lab's network for 100 epochs instead of {@ lab_a.epochs @}
-#    (`python -m mlp_ref.train_digits --epochs 100 --seeds 3`, or `EPOCHS = 100` and
+#    (`python -m mlp_ref.labs.digits --epochs 100 --seeds 3`, or `EPOCHS = 100` and
 #    `SEEDS = 3` in the first cell). Does the chosen epoch move
 #    away from the end? Does the test accuracy change by more than the spread over seeds?
 #
@@ -636,7 +637,7 @@ print(f"this notebook's cells ran in "
 # seed. This page claims no MNIST number because it made no MNIST run.
 # </details>
 #
-# 5. Run `python -m mlp_ref.train_digits --epochs 3 --study 64,32,16,10` and compare its
+# 5. Run `python -m mlp_ref.labs.digits --epochs 3 --study 64,32,16,10` and compare its
 #    parity table with this page's. If the two MLPs now disagree by much more, is one of
 #    them wrong?
 #

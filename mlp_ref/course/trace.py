@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from mlp_ref import activations
-from mlp_ref.tables import format_number, markdown_table
+from mlp_ref.course.tables import format_number, markdown_table
 from mlp_ref.validation import ShapeError, as_float_array, check_int, check_width
 
 DEFAULT_PRECISION = 4

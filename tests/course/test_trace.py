@@ -6,7 +6,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from mlp_ref.trace import Step, Trace, format_value, trace
+from mlp_ref.course.trace import Step, Trace, format_value, trace
 from mlp_ref.validation import ShapeError
 
 

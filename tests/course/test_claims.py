@@ -1,4 +1,4 @@
-"""mlp_ref.claims: a page's statement fails the site build, and only warns in a reader's run."""
+"""mlp_ref.course.claims: a page's statement fails the site build, and only warns in a reader's run."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 import pytest
 
-from mlp_ref.claims import SITE_BUILD_ENV, ClaimWarning, claim, site_build
+from mlp_ref.course.claims import SITE_BUILD_ENV, ClaimWarning, claim, site_build
 
 STATEMENT = "the MLP with the initialization fixes beats the bigram on validation"
 

@@ -1,9 +1,9 @@
-"""Tests of mlp_ref.tables: number formatting and Markdown pipe tables."""
+"""Tests of mlp_ref.course.tables: number formatting and Markdown pipe tables."""
 
 import numpy as np
 import pytest
 
-from mlp_ref.tables import format_count, format_number, markdown_table
+from mlp_ref.course.tables import format_count, format_number, markdown_table
 
 
 @pytest.mark.parametrize("x, precision, expected", [

@@ -20,9 +20,10 @@ from typing import Callable
 
 import numpy as np
 
-from mlp_ref.charlm import CharMLPConfig, init_char_mlp, train_step
-from mlp_ref.charlm_data import Vocabulary
+from mlp_ref.labs.charlm.data import Vocabulary
+from mlp_ref.labs.charlm.model import CharMLPConfig, init_char_mlp, train_step
 from mlp_ref.validation import check_int
+
 
 #: Windows per timed step; each runner cycles through the first 8 batches of its data.
 STEP_BATCH = 32

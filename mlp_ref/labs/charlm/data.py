@@ -17,6 +17,7 @@ import numpy as np
 
 from mlp_ref.validation import as_generator, check_int, check_real
 
+
 #: The start/end token; it always has index 0.
 END = "."
 
@@ -235,3 +236,35 @@ def window_rows(word: str, vocabulary: Vocabulary, context: int) -> list[tuple[s
     """The windows of one word as text, e.g. ``('[. . e]', 'm')``, one pair per window."""
     X, Y = build_windows([word], vocabulary, context)
     return [("[" + " ".join(vocabulary.decode(x)) + "]", vocabulary.decode([y])) for x, y in zip(X, Y)]
+
+
+def load_word_list(words_file=None, build_vocab: bool = False) -> tuple[list[str], Vocabulary]:
+    """The words of one experiment and their vocabulary: what ``--words`` and ``--build-vocab`` select.
+
+    Parameters
+    ----------
+    words_file : str or path-like, optional
+        A UTF-8 text file with one word per line (read by
+        :func:`load_words`). None: the US census first names of the
+        ``names`` package (:func:`load_census_names`).
+    build_vocab : bool
+        Take the vocabulary from the file's characters instead of the letters a-z.
+
+    Returns
+    -------
+    words : list of str
+    vocabulary : Vocabulary
+
+    Raises
+    ------
+    ValueError
+        ``build_vocab`` without a file; an empty file; a character outside the vocabulary.
+    OSError
+        A file that cannot be read.
+    """
+    if words_file is None:
+        if build_vocab:
+            raise ValueError("build_vocab: the census names use the letters a-z; a vocabulary can be built "
+                             "only from a word file")
+        return load_census_names(), Vocabulary.letters()
+    return load_words(words_file, build_vocabulary=build_vocab)

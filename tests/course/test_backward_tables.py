@@ -1,4 +1,4 @@
-"""mlp_ref.backward_tables: lesson 5's by-hand backward table and its cost table."""
+"""mlp_ref.course.backward_tables: lesson 5's by-hand backward table and its cost table."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import mlp_ref
-from mlp_ref.backward_tables import backward_by_hand, multiply_add_table
+from mlp_ref.course.backward_tables import backward_by_hand, multiply_add_table
 
 
 def fixture_net():

@@ -14,7 +14,7 @@ evaluation, updated as in PyTorch: ``running = (1 - momentum) * running + moment
 with the unbiased batch variance for the running variance. :func:`forward` never changes the
 model; :func:`train_step` updates the parameters and the running statistics.
 
-The command line is in :mod:`mlp_ref.charlm_cli`.
+The command line is in ``python -m mlp_ref.labs.charlm``.
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ import numpy as np
 
 from mlp_ref import kernels
 from mlp_ref.initialization import kaiming_gain
-from mlp_ref.validation import ShapeError, as_generator, check_int, check_real
+from mlp_ref.validation import ShapeError, as_generator, check_choice, check_int, check_real
+
 
 INITS = ("naive", "scaled_output", "kaiming")
 
@@ -75,10 +76,8 @@ class CharMLPConfig:
         check_int("vocab_size", self.vocab_size, 2, note=" (tokens)")
         check_real("momentum", self.momentum, 0, 1, high_closed=True)
         check_real("eps", self.eps, low=0)
-        if self.dtype not in ("float32", "float64"):
-            raise ValueError(f"dtype: expected 'float32' or 'float64', received {self.dtype!r}")
-        if self.init not in INITS:
-            raise ValueError(f"init: expected one of {INITS}, received {self.init!r}")
+        check_choice("dtype", self.dtype, ("float64", "float32"))
+        check_choice("init", self.init, INITS)
 
 
 @dataclass
@@ -295,6 +294,11 @@ def train_step(model: CharMLP, X: np.ndarray, Y: np.ndarray, lr: float) -> float
 LR_DROP = 0.1
 
 
+def lr_drops(steps: int) -> tuple[int, ...]:
+    """The steps at which :func:`train` drops the learning rate by default: once, halfway."""
+    return (check_int("steps", steps, 1) // 2,)
+
+
 def step_decay(step: int, base_lr: float, drops: tuple[int, ...] = (), factor: float = LR_DROP) -> float:
     """Learning rate ``base_lr * factor ** k`` where k is the number of ``drops`` at or before ``step``."""
     return base_lr * factor ** sum(step >= d for d in drops)
@@ -316,7 +320,7 @@ def train(model: CharMLP, X: np.ndarray, Y: np.ndarray, *, steps: int, batch_siz
         Draws the batches (uniformly, with replacement across steps).
     base_lr, factor : float
     drops : tuple of int, optional
-        Steps at which the rate is multiplied by ``factor``; default: at half the steps.
+        Steps at which the rate is multiplied by ``factor``; default :func:`lr_drops`, halfway.
     progress : callable, optional
         Called with 1 after each step (for a progress bar).
 
@@ -329,7 +333,7 @@ def train(model: CharMLP, X: np.ndarray, Y: np.ndarray, *, steps: int, batch_siz
     if Y.shape != (X.shape[0],):
         raise ShapeError(f"Y: expected shape ({X.shape[0]},) to match X, received shape {Y.shape}")
     steps, batch_size = check_int("steps", steps, 1), check_int("batch_size", batch_size, 1)
-    drops = (steps // 2,) if drops is None else tuple(drops)
+    drops = lr_drops(steps) if drops is None else tuple(drops)
     batches = as_generator(seed).integers(0, X.shape[0], size=(steps, batch_size))
     losses = np.empty(steps)
     for step in range(steps):

@@ -1,11 +1,11 @@
-"""One training step of mlp_ref.charlm against PyTorch autograd (float64), when torch is installed."""
+"""One training step of mlp_ref.labs.charlm.model against PyTorch autograd (float64), when torch is installed."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from mlp_ref.charlm import CharMLPConfig, init_char_mlp, train_step
+from mlp_ref.labs.charlm.model import CharMLPConfig, init_char_mlp, train_step
 
 torch = pytest.importorskip("torch", reason="torch is not installed: the PyTorch parity test of the character LM is skipped")
 F = torch.nn.functional

@@ -15,10 +15,12 @@ import os
 import zipfile
 import zlib
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from mlp_ref.validation import ShapeError, as_generator, check_int, check_real
+
 
 # --- digits -------------------------------------------------------------------------
 
@@ -284,3 +286,79 @@ def load_mnist_npz(path, x_key: str = "x_train", y_key: str = "y_train") -> tupl
         except (OSError, ValueError, EOFError, zlib.error, zipfile.BadZipFile) as err:
             raise ValueError(f"{path}: damaged .npz file ({err})") from err
     return _finish(images, labels, os.fspath(path))
+
+
+# --------------------------------------------------------------------------- MNIST
+
+#: The original file names (each may also end in ``.gz``): train images, train labels,
+#: test images, test labels.
+MNIST_IDX_FILES = ("train-images-idx3-ubyte", "train-labels-idx1-ubyte",
+                   "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte")
+
+
+def _find(directory: Path, name: str) -> Path | None:
+    for candidate in (directory / name, directory / f"{name}.gz"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _load_mnist_dir(directory) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, str]:
+    """The official train and test parts from ``mnist.npz`` or the four IDX files."""
+    directory = Path(os.fspath(directory))
+    if not directory.is_dir():
+        raise FileNotFoundError(f"directory: expected a folder holding MNIST, received {str(directory)!r}, "
+                                "which is not a folder")
+    npz = directory / "mnist.npz"
+    if npz.is_file():
+        X_train, y_train = load_mnist_npz(npz, "x_train", "y_train")
+        X_test, y_test = load_mnist_npz(npz, "x_test", "y_test")
+        return X_train, y_train, X_test, y_test, str(npz)
+    paths = [_find(directory, name) for name in MNIST_IDX_FILES]
+    if any(p is None for p in paths):
+        missing = [name for name, p in zip(MNIST_IDX_FILES, paths) if p is None]
+        raise FileNotFoundError(f"directory {str(directory)!r}: expected mnist.npz or the four IDX files "
+                                f"{', '.join(MNIST_IDX_FILES)} (each optionally .gz); missing {', '.join(missing)}")
+    X_train, y_train = load_mnist(paths[0], paths[1])
+    X_test, y_test = load_mnist(paths[2], paths[3])
+    return X_train, y_train, X_test, y_test, ", ".join(p.name for p in paths)
+
+
+def mnist_splits(directory, val_size: int | float = 10_000, seed=0) -> tuple[Splits, str]:
+    """MNIST from files you supply, split into train / validation / test.
+
+    The validation part is a seeded random subset of the official *training* part; the
+    official test part is the test part, untouched (mixing it into training would make the
+    test estimate meaningless).
+
+    Parameters
+    ----------
+    directory : str or os.PathLike
+        A folder holding ``mnist.npz`` (Keras' layout: ``x_train``, ``y_train``, ``x_test``,
+        ``y_test``) or the four original IDX files (see :data:`MNIST_IDX_FILES`).
+    val_size : int or float
+        Validation rows taken from the official training part: a count, or a fraction in (0, 1).
+    seed : int or numpy.random.Generator
+        Chooses the validation rows.
+
+    Returns
+    -------
+    splits : Splits
+        ``X_*`` of shape ``(n_part, 784)`` in [0, 1]; index arrays count the official training
+        rows first, then the test rows (``test_idx = n_train_official + arange(n_test)``), and
+        are checked to be disjoint and to cover all rows.
+    source : str
+        The file or files that were read.
+    """
+    X_full, y_full, X_test, y_test, source = _load_mnist_dir(directory)
+    n = X_full.shape[0]
+    n_val = part_size(val_size, "val_size", n)
+    if not 1 <= n_val < n:
+        raise ValueError(f"val_size: expected between 1 and {n - 1} validation rows (the official training "
+                         f"part has {n}), received {val_size!r}")
+    order = as_generator(seed).permutation(n)
+    val_idx, train_idx = np.sort(order[:n_val]), np.sort(order[n_val:])
+    test_idx = n + np.arange(X_test.shape[0])
+    check_partition(train_idx, val_idx, test_idx, n + X_test.shape[0])
+    return Splits(X_full[train_idx], y_full[train_idx], X_full[val_idx], y_full[val_idx], X_test, y_test,
+                  train_idx, val_idx, test_idx), source

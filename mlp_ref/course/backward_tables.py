@@ -17,7 +17,7 @@ import numpy as np
 
 from mlp_ref.multiply_adds import MultiplyAdds
 from mlp_ref.network import MLP, check_mlp
-from mlp_ref.tables import format_count, format_number, markdown_table
+from mlp_ref.course.tables import format_count, format_number, markdown_table
 
 __all__ = ["backward_by_hand", "multiply_add_table"]
 

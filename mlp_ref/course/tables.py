@@ -11,12 +11,11 @@ parameter table and a comparison table is spelled the same way everywhere:
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Sequence
 
 import numpy as np
 
-from mlp_ref.validation import check_int
+from mlp_ref.validation import check_int, check_real
 
 _ALIGN_RULES = {"l": ":---", "r": "---:", "c": ":---:", None: "---"}
 
@@ -44,9 +43,7 @@ def format_number(x, precision: int = 4) -> str:
         if x.ndim != 0:
             raise ValueError(f"x: expected a scalar, received an array of shape {x.shape}")
         x = x.item()
-    if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Real):
-        raise TypeError(f"x: expected a real number, received {type(x).__name__} {x!r}")
-    value = float(x)
+    value = check_real("x", x, error=TypeError, finite=False)
     if math.isnan(value):
         return "nan"
     if math.isinf(value):

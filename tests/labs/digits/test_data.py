@@ -1,29 +1,22 @@
-"""Tests of mlp_ref.data: digits splits and MNIST loaders on files written here."""
+"""Tests of mlp_ref.labs.digits.data: digits splits, and MNIST loaders and splits on files written here."""
+
+from __future__ import annotations
 
 import gzip
 import re
-import struct
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from mlp_ref.data import check_partition, digits_splits, load_mnist, load_mnist_npz
+from mlp_ref.labs.digits.data import check_partition, digits_splits, load_mnist, load_mnist_npz, mnist_splits
 from mlp_ref.validation import ShapeError
-
-
-
-def _needs_sklearn():
-    pytest.importorskip("sklearn", reason="digits_splits needs scikit-learn's bundled digits")
-
-
-# --- digits -------------------------------------------------------------------------
+from tests.labs.digits.mnist_files import idx_bytes, write_idx
 
 
 @pytest.fixture(scope="module")
 def splits():
-    _needs_sklearn()
-    return digits_splits(seed=0)
+    return digits_splits(0)
 
 
 def test_digits_splits_sizes_and_scaling(splits):
@@ -66,7 +59,7 @@ def test_digits_splits_reproducible_by_seed(splits):
 
 
 def test_digits_splits_counts_and_bad_sizes():
-    _needs_sklearn()
+
     s = digits_splits(seed=3, val_size=100, test_size=200)
     assert (len(s.y_val), len(s.y_test), len(s.y_train)) == (100, 200, 1497)
     with pytest.raises(ValueError, match=r"test_size: expected a number in \(0, 1\) \(a fraction\) or a row count"):
@@ -85,16 +78,6 @@ def test_check_partition_raises_on_overlap_and_gaps():
         check_partition(np.array([0, 2]), np.array([1]), np.array([3]), 5)
     with pytest.raises(ValueError, match="val_idx: contains repeated"):
         check_partition(np.array([0]), np.array([1, 1]), np.array([2]), 3)
-
-
-# --- MNIST IDX ----------------------------------------------------------------------
-
-
-def idx_bytes(array, type_code=0x08):
-    """IDX encoding written from the format description, independently of the loader."""
-    array = np.asarray(array, dtype=np.uint8)
-    header = bytes([0, 0, type_code, array.ndim]) + b"".join(struct.pack(">I", d) for d in array.shape)
-    return header + array.tobytes()
 
 
 @pytest.fixture
@@ -159,9 +142,6 @@ def test_load_mnist_mismatched_counts_and_dims(tmp_path, tiny):
         load_mnist(img, write(tmp_path / "bad", idx_bytes([7, 0, 12])))
 
 
-# --- MNIST npz ----------------------------------------------------------------------
-
-
 def test_load_mnist_npz(tmp_path, tiny):
     images, labels = tiny
     path = tmp_path / "mnist.npz"
@@ -197,9 +177,53 @@ def test_load_mnist_npz_errors(tmp_path, tiny):
         load_mnist_npz(tmp_path / "l.npz")
 
 
-# --- the lab's recipe for mnist.npz (fetch_openml), run with a fake download ---------
+def test_mnist_splits_from_idx_files(tmp_path):
+    X, y, Xt, yt = write_idx(tmp_path)
+    splits, source = mnist_splits(tmp_path, val_size=50, seed=0)
+    assert "t10k-images-idx3-ubyte.gz" in source and "train-labels-idx1-ubyte" in source
+    assert splits.X_train.shape == (150, 784) and splits.X_val.shape == (50, 784) and splits.X_test.shape == (60, 784)
+    # The official test part, untouched and in order: pixels / 255.
+    assert np.array_equal(splits.X_test, Xt.reshape(60, 784) / 255.0) and np.array_equal(splits.y_test, yt)
+    # Train and validation rows are the official training rows their indices name.
+    assert np.array_equal(splits.X_val, X.reshape(200, 784)[splits.val_idx] / 255.0)
+    assert np.array_equal(splits.y_train, y[splits.train_idx])
+    assert set(splits.train_idx).isdisjoint(splits.val_idx)
+    assert set(splits.train_idx) | set(splits.val_idx) == set(range(200))
+    assert np.array_equal(splits.test_idx, 200 + np.arange(60))
 
-LAB_A = Path(__file__).resolve().parents[1] / "docs" / "labs" / "digits.py"
+
+def test_mnist_npz_gives_the_same_splits_as_idx(tmp_path):
+    idx_dir, npz_dir = tmp_path / "idx", tmp_path / "npz"
+    idx_dir.mkdir()
+    npz_dir.mkdir()
+    X, y, Xt, yt = write_idx(idx_dir)
+    np.savez(npz_dir / "mnist.npz", x_train=X, y_train=y, x_test=Xt, y_test=yt)
+    a, _ = mnist_splits(idx_dir, val_size=0.25, seed=5)
+    b, source = mnist_splits(npz_dir, val_size=0.25, seed=5)
+    assert source.endswith("mnist.npz") and a.y_val.size == 50
+    for name in ("X_train", "y_train", "X_val", "y_val", "X_test", "y_test", "train_idx", "val_idx"):
+        assert np.array_equal(getattr(a, name), getattr(b, name)), name
+
+
+def test_mnist_missing_files_and_bad_val_size(tmp_path):
+    write_idx(tmp_path)
+    (tmp_path / "t10k-labels-idx1-ubyte").unlink()
+    with pytest.raises(FileNotFoundError, match="missing t10k-labels-idx1-ubyte"):
+        mnist_splits(tmp_path)
+    with pytest.raises(FileNotFoundError, match="not a folder"):
+        mnist_splits(tmp_path / "nowhere")
+    full = tmp_path / "full"
+    full.mkdir()
+    write_idx(full)
+    with pytest.raises(ValueError, match="val_size: expected between 1 and 199"):
+        mnist_splits(full, val_size=200)
+    with pytest.raises(ValueError, match=r"val_size: expected a number in \(0, 1\) \(a fraction\) or a row count"):
+        mnist_splits(full, val_size=1.5)
+
+
+LAB_A = Path(__file__).resolve().parents[3] / "docs" / "labs" / "digits.py"
+
+
 MARKDOWN_FENCE = re.compile(r"^# ```python\n(?P<body>.*?)^# ```$", re.MULTILINE | re.DOTALL)
 
 
@@ -218,7 +242,7 @@ def test_the_labs_fetch_openml_recipe_writes_what_the_loader_reads(tmp_path, mon
     datasets = pytest.importorskip("sklearn.datasets")
     from sklearn.utils import Bunch
 
-    from mlp_ref.experiments import mnist_splits
+    from mlp_ref.labs.digits.data import mnist_splits
 
     n = 12 + 10_000
     calls = []
