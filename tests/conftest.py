@@ -96,7 +96,7 @@ def _reader_env(config: pytest.Config) -> Path:
     """
     from tests import readerkit
 
-    site, port = early.result("site", config)
+    _, port = early.result("site", config)
     server = f"http://127.0.0.1:{port}"
     url = f"{server}/downloads/requirements-reader.txt"
     with urllib.request.urlopen(url) as response:
