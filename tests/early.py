@@ -56,16 +56,6 @@ def _start(name: str, config: pytest.Config) -> Future:
     return _futures[name]
 
 
-def pytest_collection_modifyitems(session, config, items):
-    """Tests that wait for background work run after those that do not (otherwise in their order).
-
-    The main thread then runs the unit tests and page blocks while the build and the exercises
-    run beside it, instead of sitting in the first browser test's setup until the site is built.
-    """
-    fixtures = {job.fixture for job in JOBS.values()}
-    items.sort(key=lambda item: bool(fixtures & set(getattr(item, "fixturenames", ()))))
-
-
 @pytest.hookimpl(trylast=True)
 def pytest_collection_finish(session):
     if session.config.option.collectonly:
