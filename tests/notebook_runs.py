@@ -108,3 +108,30 @@ def store(entry: Path, run: Run) -> None:
             old.unlink()
         entry.parent.mkdir(parents=True, exist_ok=True)
         entry.write_text(json.dumps({"notebook": run.notebook, "seconds": run.seconds}), encoding="utf-8")
+
+
+def run_or_reuse(reader_python: Path, jobs: dict) -> dict:
+    """Run each notebook as a student does, or reuse its stored run: {key: Run}.
+
+    ``jobs`` maps a key to ``(notebook, workdir, entry)``: the downloaded notebook, its folder
+    (with any files beside it already written) and its cache entry (named with :func:`run_key`).
+    The runs not in the cache run two at a time (one per core), outside the site build, and the
+    completed ones are stored; every kernel is shut down afterwards.
+    """
+    import pytest
+
+    runs, clients = {}, {}
+    for key, (notebook, workdir, entry) in jobs.items():
+        runs[key] = from_cache(entry, notebook)
+        if runs[key] is None:
+            clients[key] = client_for(notebook, reader_python, workdir)
+            runs[key] = Run(notebook)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv("MLP_SITE_BUILD", raising=False)  # a student's run, not the site build
+        patch.delenv("MPLBACKEND", raising=False)
+        asyncio.run(execute_all(clients, runs, parallel=max(1, min(2, os.cpu_count() or 1))))
+    for key, client in clients.items():
+        store(jobs[key][2], runs[key])
+        if client.km.is_alive():  # nbclient leaves running a kernel it was given
+            client.km.shutdown_kernel(now=True)
+    return runs

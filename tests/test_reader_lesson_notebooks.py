@@ -15,15 +15,13 @@ which may have changed since. ``MLP_CACHE=0`` runs them all.
 
 from __future__ import annotations
 
-import asyncio
-import os
 import urllib.request
 
 import nbformat
 import pytest
 
 from tests import pagekit
-from tests.notebook_runs import CACHE, Run, client_for, execute_all, from_cache, run_key, store
+from tests.notebook_runs import CACHE, Run, run_key, run_or_reuse
 
 LESSONS = sorted(page.stem for page in (pagekit.DOCS / "lessons").glob("*.md") if pagekit.blocks(page))
 
@@ -31,25 +29,13 @@ LESSONS = sorted(page.stem for page in (pagekit.DOCS / "lessons").glob("*.md") i
 @pytest.fixture(scope="module")
 def lesson_runs(server, reader_env, tmp_path_factory) -> dict[str, Run]:
     """Each lesson's notebook, downloaded and run (or its earlier run with the same key)."""
-    runs, clients, entries = {}, {}, {}
+    jobs = {}
     for lesson in LESSONS:
         with urllib.request.urlopen(f"{server}/lessons/{lesson}.ipynb") as response:
             notebook = nbformat.reads(response.read().decode(), as_version=4)
         workdir = tmp_path_factory.mktemp(f"{lesson}-reader")
-        entry = CACHE / f"lesson-{lesson}-{run_key(notebook, reader_env, workdir)}.json"
-        runs[lesson] = from_cache(entry, notebook)
-        if runs[lesson] is None:
-            clients[lesson] = client_for(notebook, reader_env, workdir)
-            runs[lesson], entries[lesson] = Run(notebook), entry
-    with pytest.MonkeyPatch.context() as patch:
-        patch.delenv("MLP_SITE_BUILD", raising=False)  # a reader's run, not the site build
-        patch.delenv("MPLBACKEND", raising=False)
-        asyncio.run(execute_all(clients, runs, parallel=max(1, min(2, os.cpu_count() or 1))))
-    for lesson, entry in entries.items():
-        store(entry, runs[lesson])
-        if clients[lesson].km.is_alive():  # nbclient leaves running a kernel it was given
-            clients[lesson].km.shutdown_kernel(now=True)
-    return runs
+        jobs[lesson] = (notebook, workdir, CACHE / f"lesson-{lesson}-{run_key(notebook, reader_env, workdir)}.json")
+    return run_or_reuse(reader_env, jobs)
 
 
 def code_cells(run: Run) -> list[dict]:

@@ -15,15 +15,13 @@ outputs. ``MLP_CACHE=0`` runs everything.
 
 from __future__ import annotations
 
-import asyncio
-import os
 import re
 import urllib.request
 
 import nbformat
 import pytest
 
-from tests.notebook_runs import CACHE, Run, client_for, execute_all, from_cache, run_key, store
+from tests.notebook_runs import CACHE, Run, run_key, run_or_reuse
 
 CLAIM_WARNING = "ClaimWarning"
 # (lab, {setting: new value}) for the edited run: a shorter run, as a student might try first.
@@ -59,7 +57,7 @@ def student_runs(server, reader_env, tmp_path_factory):
     not repeated: it would execute the same code in the same environment. ``MLP_CACHE=0``
     turns that off, and a fresh clone (CI) has no cache.
     """
-    clients, runs, entries = {}, {}, {}
+    jobs = {}
     for lab in sorted(EDITS):
         for kind in ("as downloaded", "edited"):
             notebook = download(server, lab)
@@ -68,17 +66,8 @@ def student_runs(server, reader_env, tmp_path_factory):
                 edit_settings(notebook, EDITS[lab])
                 (workdir / "my_words.txt").write_text("\n".join(MY_WORDS) + "\n", encoding="utf-8")
             entry = CACHE / f"{lab}-{kind.replace(' ', '_')}-{run_key(notebook, reader_env, workdir)}.json"
-            runs[lab, kind] = from_cache(entry, notebook)
-            if runs[lab, kind] is None:
-                clients[lab, kind] = client_for(notebook, reader_env, workdir)
-                runs[lab, kind], entries[lab, kind] = Run(notebook), entry
-    with pytest.MonkeyPatch.context() as patch:
-        patch.delenv("MLP_SITE_BUILD", raising=False)  # a student's run, not the site build
-        patch.delenv("MPLBACKEND", raising=False)
-        asyncio.run(execute_all(clients, runs, parallel=max(1, min(2, os.cpu_count() or 1))))
-    for key, entry in entries.items():
-        store(entry, runs[key])
-    return runs
+            jobs[lab, kind] = (notebook, workdir, entry)
+    return run_or_reuse(reader_env, jobs)
 
 
 def finished(run: Run, what: str) -> str:
