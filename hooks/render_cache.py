@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import ast
 import datetime
+import functools
 import hashlib
 import json
 import os
@@ -85,6 +86,7 @@ IMPORT_STATEMENT = re.compile(r"^[ \t]*(?:from[ \t]+(?:mlp_ref|prose)\b[\w.]*[ \
 SNIPPET_LINE = re.compile(r"^[ \t]*-+8<-+[ \t]+[\"']?(?P<name>[^\"'\s]+)", re.MULTILINE)
 
 
+@functools.lru_cache(maxsize=4096)  # for one build: every page follows the same names
 def _module_files(name: str, root: Path) -> list[Path]:
     """The files that importing module ``name`` (``a.b.c``) runs: each package's __init__, the module."""
     files, folder = [], root
@@ -144,9 +146,14 @@ def imported(text: str, root: Path = ROOT) -> set[Path]:
                 continue
             files.add(path)
             module = ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
-            tree = ast.parse(path.read_text(encoding="utf-8"))
-            todo |= _imports_of(tree, module, path.name == "__init__.py")
+            todo |= _module_imports(path.read_text(encoding="utf-8"), module, path.name == "__init__.py")
     return files
+
+
+@functools.lru_cache(maxsize=1024)
+def _module_imports(source: str, module: str, is_package: bool) -> frozenset[str]:
+    """:func:`_imports_of` a module's source, parsed once per build for all pages (keyed on the text)."""
+    return frozenset(_imports_of(ast.parse(source), module, is_package))
 
 
 def cache_key(text: str, settings: dict, root: Path = ROOT) -> str:
