@@ -21,13 +21,15 @@ _state: dict = {}
 
 
 def _render(text: str, where: str) -> str:
-    plugin = _state["plugin"]
+    plugin, values = _state["plugin"], _state["values"]
 
     def value(match: re.Match) -> str:
-        try:
-            return plugin.env.from_string(match[0]).render(**plugin.variables)
-        except Exception as error:  # an unknown name, a typo: the build must fail
-            raise PluginError(f"{where}: cannot evaluate {match[0]!r}: {error}") from error
+        if match[0] not in values:  # the same expression in a lab page and its notebooks: compiled once
+            try:
+                values[match[0]] = plugin.env.from_string(match[0]).render(**plugin.variables)
+            except Exception as error:  # an unknown name, a typo: the build must fail
+                raise PluginError(f"{where}: cannot evaluate {match[0]!r}: {error}") from error
+        return values[match[0]]
 
     out = EXPRESSION.sub(value, text)
     if "{@" in out:
@@ -39,6 +41,7 @@ def on_config(config):
     if "macros" not in config.plugins:
         raise PluginError("hooks/prose_notebooks.py needs the macros plugin (mkdocs-macros-plugin) in mkdocs.yml")
     _state["plugin"] = config.plugins["macros"]
+    _state["values"] = {}  # expression -> its text in this build (the values are fixed for a build)
     return config
 
 
