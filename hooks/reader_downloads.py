@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import platform
 import re
 import shutil
 import subprocess
@@ -40,6 +41,7 @@ from packaging.utils import canonicalize_name
 ROOT = Path(__file__).resolve().parent.parent
 DOWNLOADS = "downloads"
 READER_REQUIREMENTS = "requirements-reader.txt"
+WHEELS = ROOT / ".cache" / "wheels"
 SITE_BUILD_ENV = "MLP_SITE_BUILD"  # read by mlp_ref.course.claims
 # What the pages, labs and exercises import beyond mlp_ref itself; everything they pull in
 # comes along, pinned as in requirements.txt.
@@ -71,7 +73,26 @@ def _sources_digest() -> str:
 
 @cache
 def _build_wheel(digest: str) -> Path:
-    """Build the wheel of this checkout's mlp_ref (offline, no build isolation); cached per content."""
+    """The wheel of this checkout's mlp_ref, kept in ``.cache/wheels/`` under ``digest`` (its sources,
+    with the Python and setuptools that build it): built (offline, no build isolation) only when
+    that changed, not on every live-preview rebuild. ``MLP_CACHE=0`` always builds it."""
+    kept = WHEELS / f"{digest[:24]}-py{platform.python_version()}-setuptools{metadata.version('setuptools')}"
+    if os.environ.get("MLP_CACHE", "1") != "0":
+        wheels = list(kept.glob("mlp_ref-*.whl"))
+        if len(wheels) == 1:
+            return wheels[0]
+        wheel = _pip_wheel()
+        for old in WHEELS.glob("*"):  # one kept wheel: the newest sources'
+            if old != kept:
+                shutil.rmtree(old, ignore_errors=True)
+        kept.mkdir(parents=True, exist_ok=True)
+        partial = kept / f".{wheel.name}.{os.getpid()}"  # a build beside this one never reads half a file
+        shutil.copy2(wheel, partial)
+        return Path(os.replace(partial, kept / wheel.name) or kept / wheel.name)
+    return _pip_wheel()
+
+
+def _pip_wheel() -> Path:
     out = Path(tempfile.mkdtemp(prefix="mlp-ref-wheel-"))
     work = out / "src"
     for path in _wheel_sources():
