@@ -14,7 +14,8 @@ What this build checks, and so what the line may say:
   and its claims held (mlp_ref.course.claims fails the build).
 - **When.** hooks/render_cache.py reuses a page's render, and this hook a page's block results
   (in ``.cache/blocks/``), from an earlier build when nothing they depend on has changed (the
-  same key as the render cache: the page, mlp_ref, snippets, hooks, pins, Python, ...). The line
+  render cache's key, of the blocks' code rather than the whole page: the code, the mlp_ref
+  modules it imports, snippets, hooks, pins, Python, ...). The line
   then says when that run was, instead of "in this build".
 
 Then come the versions: mlp_ref's (and the git commit of this checkout, noting uncommitted
@@ -287,7 +288,12 @@ def on_files(files: Files, config) -> Files:
             continue
         # Whether each optional module is installed decides which blocks run: part of the key.
         installed = {block.needs: importlib.util.find_spec(block.needs) is not None for block in blocks if block.needs}
-        key = cache_key(source, {"run": "code blocks", "installed": installed})
+        # Keyed on what the runner runs (each block's code, snippets expanded, in its runs), not on
+        # the page: an edit of the prose, or of an output the page shows, runs nothing again.
+        # (The code again as plain lines, for the key's reading of the mlp_ref modules it imports.)
+        runs = json.dumps([[[block.code, block.needs] for block in segment] for segment in segments(blocks)])
+        key = cache_key(runs + "\n" + "\n".join(block.code for block in blocks),
+                        {"run": "code blocks", "installed": installed})
         entry = BLOCK_CACHE / f"{file.src_uri.replace('/', '_')}-{key}.json"
         if enabled() and entry.is_file():
             cached[file.src_uri] = (segments(blocks), json.loads(entry.read_text(encoding="utf-8")))
