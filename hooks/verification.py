@@ -264,6 +264,22 @@ def report_markdown(records: list[PageRecord], facts: dict[str, str], base: str,
 _state: dict = {}
 
 
+def runs_text(blocks: list) -> str:
+    """What the block runner runs for a page: each block's code (snippets expanded) and the module
+    it needs, in their runs; then the code again as plain lines, from which the key reads the
+    modules of mlp_ref it imports. The prose and the shown outputs are not in it."""
+    runs = json.dumps([[[block.code, block.needs] for block in segment] for segment in segments(blocks)])
+    return runs + "\n" + "\n".join(block.code for block in blocks)
+
+
+def blocks_key(blocks: list) -> str:
+    """The key of a page's block results: an edit of its prose, or of an output the page shows,
+    runs nothing again (the outputs are compared with the page on every build all the same)."""
+    # Whether each optional module is installed decides which blocks run: part of the key.
+    installed = {block.needs: importlib.util.find_spec(block.needs) is not None for block in blocks if block.needs}
+    return cache_key(runs_text(blocks), {"run": "code blocks", "installed": installed})
+
+
 def on_config(config):
     _state.clear()
     _state["facts"] = build_facts()
@@ -286,15 +302,7 @@ def on_files(files: Files, config) -> Files:
         blocks = page_blocks(source, file.src_uri)
         if not blocks:
             continue
-        # Whether each optional module is installed decides which blocks run: part of the key.
-        installed = {block.needs: importlib.util.find_spec(block.needs) is not None for block in blocks if block.needs}
-        # Keyed on what the runner runs (each block's code, snippets expanded, in its runs), not on
-        # the page: an edit of the prose, or of an output the page shows, runs nothing again.
-        # (The code again as plain lines, for the key's reading of the mlp_ref modules it imports.)
-        runs = json.dumps([[[block.code, block.needs] for block in segment] for segment in segments(blocks)])
-        key = cache_key(runs + "\n" + "\n".join(block.code for block in blocks),
-                        {"run": "code blocks", "installed": installed})
-        entry = BLOCK_CACHE / f"{file.src_uri.replace('/', '_')}-{key}.json"
+        entry = BLOCK_CACHE / f"{file.src_uri.replace('/', '_')}-{blocks_key(blocks)}.json"
         if enabled() and entry.is_file():
             cached[file.src_uri] = (segments(blocks), json.loads(entry.read_text(encoding="utf-8")))
         else:

@@ -215,3 +215,23 @@ def test_the_build_says_when_a_block_prints_something_else(caplog):
     assert "its 3 code blocks ran in this build, and 1 printed exactly the output shown" in line
     assert "1 more block did not run: it needs no_such_module_here" in line
     assert stated_counts(line + ". mlp_ref") == dict(blocks=4, matched=1, not_run=1, generators=0, tables=0, figures=0)
+
+
+def test_block_results_are_kept_across_prose_edits_but_not_code_edits():
+    """The block cache's key (hooks/verification.py) covers what the runner runs, not the prose."""
+    hook = pagekit.load_hook("verification")
+    page_code = pagekit.load_hook("page_code")
+    render_cache = pagekit.load_hook("render_cache")
+
+    def key(text):
+        return hook.blocks_key(page_code.page_blocks(text, "made-up.md"))
+
+    page = "Some prose.\n\n```python\nimport mlp_ref\nprint(mlp_ref.relu(-1.0))\n```\n"
+    shown = "\n<!--pytest-codeblocks:expected-output-->\n\n```\n0.0\n```\n"
+    assert key(page + shown) == key("A new sentence.\n\n" + page + shown.replace("0.0", "0"))
+    assert key(page) != key(page.replace("-1.0", "-2.0"))
+    chained = page + "\n<!--pytest-codeblocks:cont-->\n\n```python\nprint(1)\n```\n"
+    assert key(chained) != key(chained.replace("<!--pytest-codeblocks:cont-->\n", ""))
+    # The key follows the modules of mlp_ref the blocks import, as the render cache's does.
+    modules = render_cache.imported(hook.runs_text(page_code.page_blocks(page, "made-up.md")))
+    assert pagekit.ROOT / "mlp_ref" / "activations.py" in modules
