@@ -36,11 +36,13 @@ import ast
 import datetime
 import functools
 import hashlib
+import importlib
 import json
 import os
 import platform
 import re
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -239,6 +241,26 @@ SITE = "\x00site_url\x00"
 
 def _without_site(text: str, config) -> str:
     return text.replace(config.site_url, SITE) if config.site_url else text
+
+
+# The third-party modules a page's render imports; seconds to import (matplotlib most of them).
+WARM_UP = ("numpy", "scipy.special", "cycler", "matplotlib.figure", "matplotlib.backends.backend_svg")
+
+
+def _warm_up() -> None:
+    for name in WARM_UP:
+        importlib.import_module(name)
+
+
+def on_serve(server, config, builder):
+    """``mkdocs serve``: import :data:`WARM_UP` while the server waits for the first edit.
+
+    The first build renders nothing when the cache holds every page, so without this the first
+    edit after ``make serve`` would pay for those imports (they stay imported after that; only
+    this checkout's packages are dropped before each build, see :func:`on_pre_build`).
+    """
+    threading.Thread(target=_warm_up, name="import-warm-up", daemon=True).start()
+    return server
 
 
 def on_pre_build(config):
