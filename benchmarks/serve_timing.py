@@ -5,8 +5,10 @@ a temporary folder, runs ``mkdocs serve`` there on a free port with this environ
 and prints:
 
 1. the seconds from the command until the home page answers;
-2. after one sentence is added to lesson 1's prose, the seconds until the served lesson shows
-   it, and which pages were rendered again (their cache entry changed);
+2. once the server is idle (first build done), after one sentence is added to lesson 1's prose:
+   the seconds until the rebuild is done (when live reload makes the browser show it), the CPU
+   seconds the server spent on it (the same on a busy machine, unlike the wall time), and which
+   pages were rendered again (their cache entry changed);
 3. after one comment line is added to ``mlp_ref/activations.py``, the seconds until the site is
    rebuilt, and which pages were rendered again: every page, labs included, because every
    render's key covers all of ``mlp_ref`` (hooks/render_cache.py) — no output of the old code
@@ -77,6 +79,23 @@ def entries(folder: Path) -> dict[str, int]:
     return {path.name: path.stat().st_mtime_ns for path in (folder / ".cache" / "pages").glob("*.json")}
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time of the server process and of its children it has waited for (the KaTeX and
+    block-runner processes), from /proc: unlike wall time, hardly changed by other load."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
+def wait_idle(pid: int, quiet: float = 1.0) -> None:
+    """Until the server has used no CPU for ``quiet`` seconds (first build done, imports warmed)."""
+    last, since = cpu_seconds(pid), time.perf_counter()
+    while time.perf_counter() - since < quiet:
+        time.sleep(0.2)
+        now = cpu_seconds(pid)
+        if now - last > 0.02:
+            last, since = now, time.perf_counter()
+
+
 def rerendered(before: dict[str, int], after: dict[str, int]) -> list[str]:
     return sorted(name.rsplit("-", 1)[0] for name, mtime in after.items() if before.get(name) != mtime)
 
@@ -101,14 +120,20 @@ def main() -> int:
                 return 1
             print(f"first page answered: {time.perf_counter() - start:.1f} s after the command")
 
-            builds, before = sum(BUILT in line for line in log), entries(folder)
+            wait_idle(serve.pid)
+            builds, before, cpu = sum(BUILT in line for line in log), entries(folder), cpu_seconds(serve.pid)
             lesson = folder / LESSON
+            edited = time.perf_counter()
             lesson.write_text(lesson.read_text(encoding="utf-8") + f"\n{SENTENCE}\n", encoding="utf-8")
             seconds = wait_for(lambda: SENTENCE in (fetch(f"{base}/lessons/01-neuron-and-layer/") or ""))
-            wait_for(lambda: sum(BUILT in line for line in log) > builds)
-            print(f"lesson 1 prose edited: the served page showed it {seconds:.1f} s later; "
+            wait_for(lambda: sum(BUILT in line for line in log) > builds, step=0.02)
+            # Live reload tells the browser when the whole build is done: that is when it shows the edit.
+            print(f"lesson 1 prose edited: the rebuild was done (the browser reloads) "
+                  f"{time.perf_counter() - edited:.1f} s later (the page file itself {seconds:.1f} s); "
+                  f"the server used {cpu_seconds(serve.pid) - cpu:.1f} s of CPU; "
                   f"rendered again: {', '.join(rerendered(before, entries(folder))) or 'none'}")
 
+            wait_idle(serve.pid)
             builds, before = sum(BUILT in line for line in log), entries(folder)
             code = folder / "mlp_ref" / "activations.py"
             code.write_text(code.read_text(encoding="utf-8") + "\n# a line added to time the live preview\n",
