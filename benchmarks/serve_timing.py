@@ -10,9 +10,11 @@ and prints:
    seconds the server spent on it (the same on a busy machine, unlike the wall time), and which
    pages were rendered again (their cache entry changed);
 3. after one comment line is added to ``mlp_ref/activations.py``, the seconds until the site is
-   rebuilt, and which pages were rendered again: every page, labs included, because every
-   render's key covers all of ``mlp_ref`` (hooks/render_cache.py) — no output of the old code
-   survives.
+   rebuilt, and which pages were rendered again: every page whose code imports ``mlp_ref``, labs
+   included, because a render's key covers the modules of ``mlp_ref`` its code imports, followed
+   through their own imports (hooks/render_cache.py) — no output of the old code survives;
+4. after one comment line is added to a module of Lab B's code, the same: only Lab B's page is
+   rendered again, since no other page's code imports it.
 
 The copy is edited, never the checkout. Timings depend on the machine and its load: this
 prints them, it asserts nothing. Run: ``python benchmarks/serve_timing.py`` (``make serve-timing``).
@@ -33,6 +35,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSON = "docs/lessons/01-neuron-and-layer.md"
+LAB_B_MODULE = "mlp_ref/labs/charlm/model.py"
 SENTENCE = "A sentence added to time the live preview."
 BUILT = "Documentation built in"
 
@@ -142,6 +145,17 @@ def main() -> int:
             again = rerendered(before, entries(folder))
             print(f"mlp_ref edited: site rebuilt {seconds:.1f} s later; rendered again: {len(again)} pages "
                   f"({', '.join(again)})")
+
+            # A module that only Lab B imports: only Lab B's page is rendered again.
+            wait_idle(serve.pid)
+            builds, before = sum(BUILT in line for line in log), entries(folder)
+            code = folder / LAB_B_MODULE
+            code.write_text(code.read_text(encoding="utf-8") + "\n# a line added to time the live preview\n",
+                            encoding="utf-8")
+            seconds = wait_for(lambda: sum(BUILT in line for line in log) > builds)
+            again = rerendered(before, entries(folder))
+            print(f"{LAB_B_MODULE} edited: site rebuilt {seconds:.1f} s later; rendered again: "
+                  f"{', '.join(again) or 'none'}")
         finally:
             serve.terminate()
             serve.wait(timeout=30)
