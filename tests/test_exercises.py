@@ -12,11 +12,18 @@ it must skip with a reason that says how to install it (shown by ``pytest -ra``,
 command the lesson gives), and every other test must still run: a third run hides
 ``mlp_ref`` behind a package of that name that raises ``ModuleNotFoundError``, first on
 ``PYTHONPATH``.
+
+Each run is kept in ``.cache/exercises/`` under a key of everything it depends on
+(:func:`run_key`) and reused while that is unchanged, as the site's pages are; ``MLP_CACHE=0``
+runs them all.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
+import platform
 import re
 import shutil
 import subprocess
@@ -89,9 +96,55 @@ def run_all(config: pytest.Config) -> dict:
             jobs[name, kind] = (test_file, source, folder / kind, None)
         jobs[name, "without mlp_ref"] = (test_file, solution_of(test_file), folder / "without",
                                          without_mlp_ref(folder))
+    done = {key: reused(job) for key, job in jobs.items()}
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        futures = {key: pool.submit(run_reader_tests, *job) for key, job in jobs.items()}
-        return {key: future.result() for key, future in futures.items()}
+        futures = {key: pool.submit(run_reader_tests, *job) for key, job in jobs.items() if done[key] is None}
+        for key, future in futures.items():
+            done[key] = keep(jobs[key], future.result())
+    return done
+
+
+# --- runs kept under a key of everything they depend on (MLP_CACHE=0: none kept) --------------
+CACHE = pagekit.ROOT / ".cache" / "exercises"
+CACHE_SWITCH = "MLP_CACHE"
+
+
+def run_key(job, root: Path = pagekit.ROOT) -> str:
+    """A digest of what a run depends on: the test file, the module beside it, whether mlp_ref is
+    hidden, every file of mlp_ref (the run imports the installed, editable package), the pins and
+    the Python (pytest and its plugins are pinned), and this module (how a run is made)."""
+    test_file, source, _, env = job
+    digest = hashlib.sha256()
+    for path in (test_file, source, Path(__file__), root / "requirements.txt",
+                 *sorted(p for p in (root / "mlp_ref").rglob("*.py"))):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    digest.update(f"{env is not None} {platform.python_version()}".encode())
+    return digest.hexdigest()[:24]
+
+
+def _entry(job) -> Path:
+    test_file, source, folder, _ = job
+    return CACHE / f"{test_file.parent.name}-{folder.name}-{run_key(job)}.json"
+
+
+def reused(job) -> subprocess.CompletedProcess | None:
+    entry = _entry(job)
+    if os.environ.get(CACHE_SWITCH, "1") == "0" or not entry.is_file():
+        return None
+    stored = json.loads(entry.read_text(encoding="utf-8"))
+    return subprocess.CompletedProcess(stored["args"], stored["returncode"], stored["stdout"], stored["stderr"])
+
+
+def keep(job, result: subprocess.CompletedProcess) -> subprocess.CompletedProcess:
+    """Store a run whose tests ran (exit 0 or 1); one that could not even run is tried again next time."""
+    entry = _entry(job)
+    if os.environ.get(CACHE_SWITCH, "1") != "0" and result.returncode in (0, 1):
+        CACHE.mkdir(parents=True, exist_ok=True)
+        for old in CACHE.glob(entry.name.rsplit("-", 1)[0] + "-*.json"):
+            old.unlink()
+        entry.write_text(json.dumps({"args": result.args, "returncode": result.returncode,
+                                     "stdout": result.stdout, "stderr": result.stderr}), encoding="utf-8")
+    return result
 
 
 early.register("exercises", fixture="runs", stage="exercises", work=run_all)
@@ -131,3 +184,19 @@ def test_untouched_starter_fails(test_file, runs):
     result = runs[test_file.parent.name, "starter"]
     # Exit code 1 means tests ran and failed; 2-5 would mean they could not even run.
     assert result.returncode == 1, result.stdout + result.stderr
+
+
+def test_a_kept_run_is_keyed_on_everything_it_depends_on(tmp_path):
+    """Any edit of the files a run reads, or hiding mlp_ref, gives a new key: no old run is reused."""
+    shutil.copytree(pagekit.ROOT / "mlp_ref", tmp_path / "mlp_ref", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(pagekit.ROOT / "requirements.txt", tmp_path / "requirements.txt")
+    test_file = EXERCISES[0]
+    shutil.copytree(test_file.parent, tmp_path / "exercise")
+    job = (tmp_path / "exercise" / test_file.name, tmp_path / "exercise" / "solution" / solution_of(test_file).name,
+           tmp_path / "run", None)
+    keys = {run_key(job, tmp_path)}
+    for path in (job[1], job[0], tmp_path / "mlp_ref" / "activations.py", tmp_path / "requirements.txt"):
+        path.write_text(path.read_text(encoding="utf-8") + "\n# one more line\n", encoding="utf-8")
+        keys.add(run_key(job, tmp_path))
+    keys.add(run_key((*job[:3], {"PYTHONPATH": "blocker"}), tmp_path))
+    assert len(keys) == 6
