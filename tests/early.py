@@ -32,7 +32,7 @@ JOBS: dict[str, Job] = {}
 _futures: dict[str, Future] = {}
 # The site build and the exercises beside the unit tests in the main thread, and the reader's
 # environment, which waits for the served site.
-_pool = ThreadPoolExecutor(max_workers=3, thread_name_prefix="early")
+_pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="early")  # one per job: none queues behind another
 
 
 def register(name: str, fixture: str, stage: str, work: Callable[[pytest.Config], object]) -> None:

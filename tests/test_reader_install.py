@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+import tempfile
 from html import unescape
 import urllib.request
 import zipfile
@@ -27,7 +28,7 @@ from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
-from tests import pagekit, readerkit
+from tests import early, pagekit, readerkit
 
 REQUIREMENTS = pagekit.ROOT / "requirements.txt"
 
@@ -64,17 +65,39 @@ def test_the_pin_check_catches_what_a_reader_cannot_install():
         assert all(any(part in problem for problem in problems) for part in expected), (line, problems)
 
 
-def test_requirements_resolve_from_the_public_index(tmp_path, request):
+def _resolved_key() -> str:
+    return f"reader-install/resolved/{readerkit.digest(REQUIREMENTS.read_text(encoding='utf-8'))}"
+
+
+def _resolve_publicly(config: pytest.Config):
+    """pip with its defaults, in a throw-away venv, resolves requirements.txt (a dry run): in the
+    background from the end of collection (tests/early.py), since it mostly waits for the index.
+    Returns (pip's result, its report file), or None when this exact file resolved before here."""
+    cache = getattr(config, "cache", None)  # absent under -p no:cacheprovider
+    if cache is not None and cache.get(_resolved_key(), False):
+        return None
+    folder = Path(tempfile.mkdtemp(prefix="public-resolve-", dir=config._tmp_path_factory.getbasetemp()))
+    python = readerkit.new_venv(folder / "venv")
+    report = folder / "report.json"
+    return readerkit.public_pip(python, "install", "--dry-run", "--ignore-installed", "--quiet",
+                                "--report", str(report), "-r", str(REQUIREMENTS)), report
+
+
+early.register("public-resolve", fixture="public_resolution", stage="public index", work=_resolve_publicly)
+
+
+@pytest.fixture
+def public_resolution(pytestconfig):
+    return early.result("public-resolve", pytestconfig)
+
+
+def test_requirements_resolve_from_the_public_index(public_resolution, request):
     """pip with its defaults, in a throw-away venv, installs exactly the pinned set (dry run)."""
-    text = REQUIREMENTS.read_text(encoding="utf-8")
-    key = f"reader-install/resolved/{readerkit.digest(text)}"
-    cache = getattr(request.config, "cache", None)  # absent under -p no:cacheprovider
-    if cache is not None and cache.get(key, False):
+    if public_resolution is None:
         return  # this exact file resolved before on this machine
-    python = readerkit.new_venv(tmp_path / "venv")
-    report = tmp_path / "report.json"
-    result = readerkit.public_pip(python, "install", "--dry-run", "--ignore-installed", "--quiet",
-                                    "--report", str(report), "-r", str(REQUIREMENTS))
+    text = REQUIREMENTS.read_text(encoding="utf-8")
+    cache = getattr(request.config, "cache", None)
+    result, report = public_resolution
     if result.returncode != 0:
         skip_or_fail_offline(result, "requirements.txt")
     assert result.returncode == 0, result.stderr[-5000:]
@@ -87,7 +110,7 @@ def test_requirements_resolve_from_the_public_index(tmp_path, request):
     # Every pin is what pip installs, and pip needs nothing that is not pinned.
     assert resolved == pinned
     if cache is not None:
-        cache.set(key, True)
+        cache.set(_resolved_key(), True)
 
 
 def test_requirements_pin_exactly_what_requirements_in_needs():

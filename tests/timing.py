@@ -18,7 +18,7 @@ from collections import defaultdict
 import pytest
 
 STAGES = ("unit tests", "page blocks", "exercises", "site build", "site checks", "browser",
-          "reader's environment", "reader's side")
+          "reader's environment", "public index", "reader's side")
 _seconds: dict[str, float] = defaultdict(float)
 _charged_during: dict[str, float] = defaultdict(float)  # nodeid -> fixture seconds charged in its setup
 _background: dict[str, float] = defaultdict(float)  # stage -> seconds run beside the tests
