@@ -54,7 +54,7 @@ const STYLE = `
 .mlp-widget__title{font-weight:700;margin:0 0 .4rem}
 .mlp-widget fieldset{border:1px solid var(--md-default-fg-color--lightest);border-radius:.2rem;margin:.4rem 0;padding:.3rem .6rem;min-width:0}
 .mlp-widget legend{padding:0 .3rem}
-.mlp-widget__grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(17rem,1fr));gap:.2rem .8rem}
+.mlp-widget__grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(17rem,100%),1fr));gap:.2rem .8rem}
 .mlp-widget__control{display:grid;grid-template-columns:4.5rem minmax(4rem,1fr) 6rem;align-items:center;gap:.4rem}
 .mlp-widget__control>select,.mlp-widget__control>input[type=text],.mlp-widget__control>input[data-field]{grid-column:2/-1}
 .mlp-widget__control>label{overflow-wrap:anywhere}
