@@ -77,7 +77,11 @@ function build(root, config) {
     update(`${where} loaded`);
   };
   const buttons = el('div', {},
-    el('button', { type: 'button', text: "Reset to this lesson's network", onclick: () => load(config.start, "this lesson's network") }),
+    el('button', { type: 'button', text: "Reset to this lesson's network and input", onclick: () => {
+      x = [...config.x];
+      point.forEach((control, k) => control.set(x[k]));
+      load(config.start, "this lesson's network and input");
+    } }),
     el('button', { type: 'button', text: 'Show XOR solution (lesson 2)', onclick: () => load(config.xor, "lesson 2's XOR weights") }));
 
   const canvas = el('canvas', { width: 328, height: 328, tabindex: 0, role: 'img', class: 'mlp-widget__plot',
