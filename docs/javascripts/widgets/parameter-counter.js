@@ -116,13 +116,15 @@ function build(root, config) {
   const widths = el('input', { type: 'text', id: widthsId, value: config.sizes.join(', '), spellcheck: 'false',
     autocomplete: 'off', 'aria-describedby': `${widthsId}-error` });
   const mlpError = el('p', { id: `${widthsId}-error`, class: 'mlp-widget__error', role: 'alert' });
-  const mlpTable = el('div', { class: 'mlp-widget__result', 'aria-live': 'polite' });
+  const mlpTable = el('div', { class: 'mlp-widget__result' });
+  const mlpSummary = el('output', { class: 'mlp-widget__readout', 'aria-live': 'polite' });
   function updateMLP() {
     const parsed = parseWidths(widths.value);
     if (parsed.error) {
       widths.setAttribute('aria-invalid', 'true');
       mlpError.textContent = parsed.error;
       mlpTable.replaceChildren();
+      mlpSummary.textContent = '';
       return;
     }
     widths.removeAttribute('aria-invalid');
@@ -131,8 +133,8 @@ function build(root, config) {
     const show = (r) => r.map((cell) => (typeof cell === 'bigint' ? formatCount(cell) : cell));
     mlpTable.replaceChildren(
       scrollBox(tableOf(['layer', 'W shape (d_in, d_out)', 'weights', 'biases', 'total'], [...rows, total].map(show),
-        ['left', 'right', 'right', 'right', 'right']), 'parameters per layer'),
-      el('p', { class: 'mlp-widget__readout', text: `${formatCount(total[4])} parameters in ${rows.length} layers` }));
+        ['left', 'right', 'right', 'right', 'right']), 'parameters per layer'));
+    mlpSummary.textContent = `${formatCount(total[4])} parameters in ${rows.length} layers`;
   }
   widths.addEventListener('input', updateMLP);
 
@@ -142,8 +144,9 @@ function build(root, config) {
   const model = el('select', { id: modelId });
   configs.forEach((c, k) => model.append(el('option', { value: String(k), text: c.model })));
   const fieldBox = el('div', { class: 'mlp-widget__grid' });
-  const tfError = el('p', { class: 'mlp-widget__error', role: 'alert' });
-  const tfTable = el('div', { class: 'mlp-widget__result', 'aria-live': 'polite' });
+  const tfError = el('p', { class: 'mlp-widget__error', role: 'alert', id: uid('tf-error') });
+  const tfTable = el('div', { class: 'mlp-widget__result' });
+  const tfSummary = el('output', { class: 'mlp-widget__readout', 'aria-live': 'polite' });
   let fields = {};
 
   function showFields() {
@@ -153,7 +156,7 @@ function build(root, config) {
     for (const name of c.editable) {
       const id = uid(name);
       const input = el('input', { type: 'number', id, min: 1, step: 1, value: String(c[name]), 'data-field': name,
-        'aria-describedby': tfError.id = tfError.id || uid('tf-error') });
+        'aria-describedby': tfError.id });
       input.addEventListener('input', updateTransformer);
       fields[name] = input;
       fieldBox.append(el('div', { class: 'mlp-widget__control mlp-widget__control--wide' },
@@ -180,15 +183,16 @@ function build(root, config) {
       tfError.textContent = '';
       Object.values(fields).forEach((input) => input.removeAttribute('aria-invalid'));
       tfTable.replaceChildren(scrollBox(tableOf(['component', 'parameters', 'share (%)'], rows, ['left', 'right', 'right']),
-        'where the parameters live'),
-        el('p', { class: 'mlp-widget__readout', text: `${c.model} with these sizes: ${formatCount(result.total)} parameters`
-          + (result.active !== null ? `, ${formatCount(result.active)} active per token` : '') }));
+        'where the parameters live'));
+      tfSummary.textContent = `${c.model} with these sizes: ${formatCount(result.total)} parameters`
+        + (result.active !== null ? `, ${formatCount(result.active)} active per token` : '');
     } catch (error) {
       if (!error.field) throw error;
       tfError.textContent = `${config.fieldLabels[error.field]}: ${error.message}`;
       Object.values(fields).forEach((input) => input.removeAttribute('aria-invalid'));
       fields[error.field]?.setAttribute('aria-invalid', 'true');
       tfTable.replaceChildren();
+      tfSummary.textContent = '';
     }
   }
   model.addEventListener('change', showFields);
@@ -196,10 +200,10 @@ function build(root, config) {
   root.append(el('p', { class: 'mlp-widget__title', text: 'The parameter counter' }),
     el('fieldset', {}, el('legend', { text: 'An MLP' }),
       el('div', { class: 'mlp-widget__control' }, el('label', { for: widthsId, text: 'layer widths' }), widths),
-      mlpError, mlpTable),
+      mlpError, mlpTable, mlpSummary),
     el('fieldset', {}, el('legend', { text: 'A published transformer, resized' }),
       el('div', { class: 'mlp-widget__control' }, el('label', { for: modelId, text: 'model' }), model),
-      fieldBox, tfError, tfTable));
+      fieldBox, tfError, tfTable, tfSummary));
   updateMLP();
   showFields();
 }
