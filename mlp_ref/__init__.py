@@ -48,15 +48,16 @@ from mlp_ref.approximation import (
     ReLUNetwork, count_linear_pieces, max_error, relu_interpolant, sawtooth, tent, tent_network,
 )
 from mlp_ref.transformer_counts import (
-    Breakdown, Component, MoECount, attention_params, deepseek_v3, embedding_params, ffn_params,
-    gated_ffn_params, gpt2_small, mla_params, moe_params, qwen3_0_6b, swiglu_hidden, transformer_base,
+    CONFIGS, Breakdown, Component, MoECount, TransformerConfig, attention_params, breakdown, deepseek_v3,
+    embedding_params, ffn_params, gated_ffn_params, gpt2_small, mla_params, moe_params, qwen3_0_6b, swiglu_hidden,
+    transformer_base,
 )
 from mlp_ref.ffn import Routing, conv1d, ffn, gated_ffn, moe_ffn, route_top_k
 from mlp_ref.perceptron import PerceptronRun, PerceptronStep, mistake_bound, perceptron_predict, train_perceptron
 from mlp_ref.descent import LineFit, descend
 from mlp_ref.multiply_adds import MultiplyAdds, count_multiply_adds
 from mlp_ref.learnability import (
-    XOR_STUDY, XOR_X, XOR_Y, XorRuns, XorStudy, train_xor, train_xor_readable, xor_outcomes,
+    XOR_STUDY, XOR_X, XOR_Y, XorRuns, XorStudy, train_xor, train_xor_readable, xor_by_hand, xor_outcomes,
 )
 # Page rendering that the lessons call as mlp_ref.<name> (the syllabus's "mlp_ref.trace").
 from mlp_ref.course.tables import format_count, format_number, markdown_table
@@ -88,7 +89,8 @@ __all__ = [
     # approximation
     "ReLUNetwork", "count_linear_pieces", "max_error", "relu_interpolant", "sawtooth", "tent", "tent_network",
     # transformer counts and the FFN block
-    "Breakdown", "Component", "MoECount", "attention_params", "deepseek_v3", "embedding_params", "ffn_params",
+    "CONFIGS", "Breakdown", "Component", "MoECount", "TransformerConfig", "attention_params", "breakdown",
+    "deepseek_v3", "embedding_params", "ffn_params",
     "gated_ffn_params", "gpt2_small", "mla_params", "moe_params", "qwen3_0_6b", "swiglu_hidden",
     "transformer_base",
     "Routing", "conv1d", "ffn", "gated_ffn", "moe_ffn", "route_top_k",
@@ -96,7 +98,8 @@ __all__ = [
     "PerceptronRun", "PerceptronStep", "mistake_bound", "perceptron_predict", "train_perceptron",
     # learning the weights: gradient descent, the cost of backward, XOR learnability
     "LineFit", "descend", "MultiplyAdds", "count_multiply_adds",
-    "XOR_STUDY", "XOR_X", "XOR_Y", "XorRuns", "XorStudy", "train_xor", "train_xor_readable", "xor_outcomes",
+    "XOR_STUDY", "XOR_X", "XOR_Y", "XorRuns", "XorStudy", "train_xor", "train_xor_readable", "xor_by_hand",
+    "xor_outcomes",
     # page rendering the lessons call through mlp_ref
     "format_count", "format_number", "markdown_table", "Trace", "trace",
 ]

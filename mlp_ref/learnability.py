@@ -28,13 +28,23 @@ from mlp_ref.training import sgd_step
 from mlp_ref.validation import check_int, check_real
 
 __all__ = ["XOR_X", "XOR_Y", "XOR_STUDY", "XorRuns", "XorStudy", "train_xor", "train_xor_readable",
-           "xor_outcomes"]
+           "xor_by_hand", "xor_outcomes"]
 
 #: XOR's four corners, shape (4, 2), and their labels, shape (4,).
 XOR_X = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])
 XOR_Y = np.array([0.0, 1.0, 1.0, 0.0])
 XOR_X.flags.writeable = False
 XOR_Y.flags.writeable = False
+
+
+def xor_by_hand() -> MLP:
+    """Lesson 2's hand-chosen 2-2-1 network, which computes XOR exactly on the corners.
+
+    ``h1 = relu(x1 + x2)``, ``h2 = relu(x1 + x2 - 1)``, ``y = h1 - 2 h2``: ``W1`` all ones
+    (2, 2), ``b1 = (0, -1)``, ``W2 = (1, -2)`` as (2, 1), ``b2 = 0``, identity output.
+    """
+    return MLP.from_arrays(weights=[np.array([[1.0, 1.0], [1.0, 1.0]]), np.array([[1.0], [-2.0]])],
+                           biases=[np.array([0.0, -1.0]), np.array([0.0])], activation="relu", output="identity")
 
 
 @dataclass(frozen=True)

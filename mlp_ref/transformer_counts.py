@@ -10,9 +10,11 @@ Building blocks (each returns an ``int``; ``d`` is the model width):
   key-value heads;
 * ``embedding_params(vocab, d, tied, context)``: token (and learned position) tables.
 
-Configurations (each returns a ``Breakdown``: rows of component, count and share):
-``transformer_base()``, ``gpt2_small()``, ``qwen3_0_6b()``, ``deepseek_v3()``. Each
-docstring states its source and what it leaves out.
+Configurations: each published model is one ``TransformerConfig`` (``CONFIGS``: its sizes,
+its layout, its source and what it leaves out), and ``breakdown(config)`` returns a
+``Breakdown`` (rows of component, count and share). ``transformer_base()``, ``gpt2_small()``,
+``qwen3_0_6b()`` and ``deepseek_v3()`` are the breakdowns of the four. Lesson 6's parameter
+counter recounts the same objects with changed sizes, in the reader's browser.
 """
 
 from __future__ import annotations
@@ -263,91 +265,6 @@ class Breakdown:
         return markdown_table(["component", "parameters", "share (%)"], body, align="lrr")
 
 
-def _breakdown(model: str, parts: list[tuple[str, int]], leaves_out: str,
-               active: int | None = None) -> Breakdown:
-    total = sum(count for _, count in parts)
-    rows = tuple(Component(name, count, count / total) for name, count in parts)
-    return Breakdown(model, rows, active, leaves_out)
-
-
-def transformer_base() -> Breakdown:
-    """The base model of "Attention Is All You Need" (Vaswani et al., 2017).
-
-    d = 512, d_ff = 2048, 8 heads, 6 encoder and 6 decoder layers, post-norm, a shared
-    source/target vocabulary of 37,000 BPE tokens whose embedding is also the
-    pre-softmax matrix (three-way tying), sinusoidal positions (no parameters).
-
-    Counted: attention projections with biases (as in PyTorch's ``nn.Transformer``; the
-    paper does not say), FFNs with biases (the paper's ``max(0, xW1 + b1)W2 + b2``), two
-    LayerNorm vectors of size d per norm (2 norms per encoder layer, 3 per decoder layer).
-
-    Leaves out: nothing with parameters that we know of, but the vocabulary size is the
-    paper's approximate "about 37000", and no final encoder/decoder norm is counted. The
-    total (about 63.1M) is below the "65M" of the paper's Table 3; we do not know the
-    exact configuration behind that figure.
-    """
-    d, d_ff, layers = 512, 2048, 6
-    attn = attention_params(d, 8, bias=True)
-    ffn = ffn_params(d, d_ff, bias=True)
-    norm = 2 * d
-    return _breakdown("Transformer base (2017)", [
-        ("token embedding (shared, tied with output)", embedding_params(37_000, d, tied=True)),
-        ("encoder self-attention", layers * attn),
-        ("encoder FFN", layers * ffn),
-        ("decoder self-attention", layers * attn),
-        ("decoder cross-attention", layers * attn),
-        ("decoder FFN", layers * ffn),
-        ("layer norms", layers * 2 * norm + layers * 3 * norm),
-    ], leaves_out="a final encoder/decoder norm; exact vocabulary size (37,000 is approximate)")
-
-
-def gpt2_small() -> Breakdown:
-    """GPT-2 small (124M; Radford et al., 2019, and the released checkpoint).
-
-    d = 768, 12 layers, 12 heads, d_ff = 3072, biases everywhere, vocabulary 50,257,
-    1,024 learned positions, two LayerNorms per layer plus a final one, output head tied
-    to the token embedding. Total 124,439,808, the parameter count of the released
-    checkpoint.
-
-    Leaves out: nothing; the attention masks stored as buffers in some implementations
-    are not parameters.
-    """
-    d, layers = 768, 12
-    return _breakdown("GPT-2 small", [
-        ("token embedding (tied with output)", embedding_params(50_257, d, tied=True)),
-        ("position embedding", 1024 * d),
-        ("attention (q, k, v, o with biases)", layers * attention_params(d, 12, bias=True)),
-        ("FFN 768 -> 3072 -> 768 with biases", layers * ffn_params(d, 3072, bias=True)),
-        ("layer norms (scale and shift)", (2 * layers + 1) * 2 * d),
-    ], leaves_out="nothing with parameters")
-
-
-def qwen3_0_6b() -> Breakdown:
-    """Qwen3-0.6B (Qwen team, 2025; the model card and ``config.json``).
-
-    d = 1024, 28 layers, SwiGLU FFN with inner width 3072 and no biases, 16 query heads
-    and 8 key-value heads of size 128 (so ``n_q * hd = 2048 != d``), no attention biases,
-    RMSNorm (one scale vector) before attention and before the FFN, RMSNorm of size 128
-    on each query and key head (shared across heads), a final RMSNorm, vocabulary
-    151,936, output head tied to the embedding, RoPE positions (no parameters).
-
-    The model card gives "0.6B" parameters and "0.44B" without embeddings; this count is
-    596,049,920 in all and 440,467,456 without the embedding table.
-
-    Leaves out: nothing with parameters that we know of.
-    """
-    d, layers, hd = 1024, 28, 128
-    return _breakdown("Qwen3-0.6B", [
-        ("token embedding (tied with output)", embedding_params(151_936, d, tied=True)),
-        ("attention (q, k, v, o; GQA 16/8)", layers * attention_params(d, 16, 8, hd)),
-        # one hd-wide scale for the queries and one for the keys in each layer, applied to every
-        # head (Qwen3's q_norm and k_norm): 2 hd per layer, not (16 + 8) hd
-        (f"q/k RMSNorm (a {hd}-wide scale for q and one for k per layer, shared by all heads)", layers * 2 * hd),
-        ("FFN (SwiGLU 1024 -> 3072)", layers * gated_ffn_params(d, 3072)),
-        ("RMSNorms (2 per layer + final)", (2 * layers + 1) * d),
-    ], leaves_out="nothing with parameters")
-
-
 def mla_params(d: int = 7168, n_heads: int = 128, q_lora_rank: int = 1536, kv_lora_rank: int = 512,
                qk_nope_head_dim: int = 128, qk_rope_head_dim: int = 64, v_head_dim: int = 128) -> int:
     """Multi-head latent attention (DeepSeek-V2/V3) projections and their two RMSNorms.
@@ -370,40 +287,244 @@ def mla_params(d: int = 7168, n_heads: int = 128, q_lora_rank: int = 1536, kv_lo
             + n_heads * v_head_dim * d)
 
 
-def deepseek_v3() -> Breakdown:
-    """DeepSeek-V3 (DeepSeek-AI, 2024; the technical report and ``config.json``).
+def _breakdown(model: str, parts: list[tuple[str, int]], leaves_out: str,
+               active: int | None = None) -> Breakdown:
+    total = sum(count for _, count in parts)
+    rows = tuple(Component(name, count, count / total) for name, count in parts)
+    return Breakdown(model, rows, active, leaves_out)
 
-    d = 7168, 61 layers, vocabulary 129,280, untied output head. Attention is MLA in
-    every layer (``mla_params``: 128 heads, q_lora_rank 1536, kv_lora_rank 512, head
-    dims 128 + 64 rope for q/k and 128 for v). The first 3 layers have a dense SwiGLU FFN
-    of inner width 18,432; the other 58 have a mixture of experts: 256 routed + 1 shared
-    SwiGLU expert of inner width 2,048, 8 routed experts active per token, a router
-    ``(d, 256)`` with a per-expert bias. Two RMSNorms per layer and a final one.
 
-    Total 671,026,419,200 and about 37.6B active per token, against the report's 671B
-    total and 37B activated (for the main model). ``active`` counts the embedding row
-    lookup and the output head; without the input embedding it is about 36.6B.
+# --- published configurations -------------------------------------------------------
 
-    Leaves out: the multi-token-prediction (MTP) module of the released checkpoint
-    (about 14B more, 685B in all), and the FP8 scaling factors stored with the weights.
+
+@dataclass(frozen=True)
+class TransformerConfig:
+    """The sizes of a published transformer, and the layout (``family``) that counts them.
+
+    One object per model (:data:`CONFIGS`) feeds both the page's tables and the parameter
+    counter on lesson 6, which lets a reader change the fields named in ``editable`` and
+    recounts with the same formulas (``breakdown(dataclasses.replace(config, ...))``).
+
+    Attributes
+    ----------
+    family : {"encoder-decoder", "gpt2", "qwen3", "deepseek-v3"}
+        Which arrays a layer holds (see :func:`breakdown`).
+    model : str
+        Display name.
+    d_model, d_ff, n_heads, n_kv_heads, layers, vocab : int
+        Width, FFN inner width (the dense FFN's, for DeepSeek-V3), query and key-value
+        heads (attention heads of MLA), layers (per stack, for the encoder-decoder), vocabulary.
+    head_dim : int or None
+        Head size; None means ``d_model // n_heads``.
+    context : int or None
+        Learned positions (GPT-2), None for positions without parameters.
+    dense_layers, n_experts, n_shared, top_k, d_expert : int
+        Mixture of experts: the first ``dense_layers`` layers are dense, the others hold
+        ``n_experts`` routed and ``n_shared`` shared experts of inner width ``d_expert``,
+        ``top_k`` routed ones active per token (0 for dense models).
+    editable : tuple of str
+        The fields the parameter counter lets a reader change.
+    leaves_out : str
+        What the estimate does not count.
     """
-    d, vocab, dense_layers, moe_layers = 7168, 129_280, 3, 58
-    attn = mla_params()
-    dense_ffn = gated_ffn_params(d, 18_432)
-    moe = moe_params(d, 2048, n_routed=256, top_k=8, n_shared=1, router_bias=True)
-    token_embedding, head = vocab * d, vocab * d
-    norms = (2 * (dense_layers + moe_layers) + 1) * d
-    parts = [
-        ("token embedding", token_embedding),
-        ("output head (untied)", head),
-        ("attention (MLA), 61 layers", (dense_layers + moe_layers) * attn),
-        ("dense FFN, 3 layers", dense_layers * dense_ffn),
-        ("routed experts, 58 layers x 256", moe_layers * 256 * moe.per_expert),
-        ("shared expert, 58 layers x 1", moe_layers * moe.per_expert),
-        ("routers, 58 layers", moe_layers * moe.router),
-        ("RMSNorms", norms),
-    ]
-    active = (token_embedding + head + (dense_layers + moe_layers) * attn + dense_layers * dense_ffn
-              + moe_layers * moe.active + norms)
-    return _breakdown("DeepSeek-V3", parts, active=active,
-                      leaves_out="the MTP module (about 14B) and FP8 scaling factors")
+
+    family: str
+    model: str
+    d_model: int
+    d_ff: int
+    n_heads: int
+    n_kv_heads: int
+    layers: int
+    vocab: int
+    leaves_out: str
+    head_dim: int | None = None
+    context: int | None = None
+    dense_layers: int = 0
+    n_experts: int = 0
+    n_shared: int = 0
+    top_k: int = 0
+    d_expert: int = 0
+    editable: tuple[str, ...] = ("d_model", "d_ff", "n_heads", "n_kv_heads", "layers", "vocab")
+
+    @property
+    def labels(self) -> dict[str, str]:
+        """Field -> what the counter's control calls it."""
+        return {name: FIELD_LABELS[name] for name in self.editable}
+
+
+#: What a reader sees next to each editable field of a configuration.
+FIELD_LABELS = {"d_model": "d_model (width)", "d_ff": "d_ff (FFN inner width)", "n_heads": "heads",
+                "n_kv_heads": "key-value heads", "layers": "layers", "vocab": "vocabulary",
+                "n_experts": "routed experts", "top_k": "experts active per token (top-k)"}
+
+#: Row labels of each family's breakdown, with the configuration's fields in braces
+#: (``moe_layers`` is ``layers - dense_layers``). The counter fills in the same templates.
+ROW_LABELS = {
+    "encoder-decoder": ("token embedding (shared, tied with output)", "encoder self-attention", "encoder FFN",
+                        "decoder self-attention", "decoder cross-attention", "decoder FFN", "layer norms"),
+    "gpt2": ("token embedding (tied with output)", "position embedding",
+             "attention (q, k, v, o with biases)", "FFN {d_model} -> {d_ff} -> {d_model} with biases",
+             "layer norms (scale and shift)"),
+    # one hd-wide scale for the queries and one for the keys in each layer, applied to every
+    # head (Qwen3's q_norm and k_norm): 2 hd per layer, not (n_q + n_kv) hd
+    "qwen3": ("token embedding (tied with output)", "attention (q, k, v, o; GQA {n_heads}/{n_kv_heads})",
+              "q/k RMSNorm (a {head_dim}-wide scale for q and one for k per layer, shared by all heads)",
+              "FFN (SwiGLU {d_model} -> {d_ff})", "RMSNorms (2 per layer + final)"),
+    "deepseek-v3": ("token embedding", "output head (untied)", "attention (MLA), {layers} layers",
+                    "dense FFN, {dense_layers} layers", "routed experts, {moe_layers} layers x {n_experts}",
+                    "shared expert, {moe_layers} layers x {n_shared}", "routers, {moe_layers} layers", "RMSNorms"),
+}
+
+
+def _head_dim(c: TransformerConfig) -> int:
+    if c.head_dim is not None:
+        return c.head_dim
+    if c.d_model % c.n_heads:
+        raise ValueError(f"n_heads: expected a divisor of d_model = {c.d_model}, received {c.n_heads}")
+    return c.d_model // c.n_heads
+
+
+def _encoder_decoder(c: TransformerConfig) -> tuple[list[int], None]:
+    d, L = c.d_model, c.layers
+    attn = attention_params(d, c.n_heads, c.n_kv_heads, _head_dim(c), bias=True)
+    ffn = ffn_params(d, c.d_ff, bias=True)
+    norm = 2 * d  # LayerNorm: a scale and a shift
+    return [embedding_params(c.vocab, d, tied=True), L * attn, L * ffn, L * attn, L * attn, L * ffn,
+            L * 2 * norm + L * 3 * norm], None
+
+
+def _gpt2(c: TransformerConfig) -> tuple[list[int], None]:
+    d, L = c.d_model, c.layers
+    return [embedding_params(c.vocab, d, tied=True), c.context * d,
+            L * attention_params(d, c.n_heads, c.n_kv_heads, _head_dim(c), bias=True),
+            L * ffn_params(d, c.d_ff, bias=True), (2 * L + 1) * 2 * d], None
+
+
+def _qwen3(c: TransformerConfig) -> tuple[list[int], None]:
+    d, L, hd = c.d_model, c.layers, _head_dim(c)
+    return [embedding_params(c.vocab, d, tied=True), L * attention_params(d, c.n_heads, c.n_kv_heads, hd),
+            L * 2 * hd, L * gated_ffn_params(d, c.d_ff), (2 * L + 1) * d], None
+
+
+def _deepseek_v3(c: TransformerConfig) -> tuple[list[int], int]:
+    d, L, dense = c.d_model, c.layers, c.dense_layers
+    moe_layers = L - dense
+    if moe_layers < 0:
+        raise ValueError(f"layers: expected at least the {dense} dense layers, received {L}")
+    attn = mla_params(d, c.n_heads)
+    dense_ffn = gated_ffn_params(d, c.d_ff)
+    moe = moe_params(d, c.d_expert, n_routed=c.n_experts, top_k=c.top_k, n_shared=c.n_shared, router_bias=True)
+    token_embedding = head = c.vocab * d
+    norms = (2 * L + 1) * d
+    counts = [token_embedding, head, L * attn, dense * dense_ffn, moe_layers * c.n_experts * moe.per_expert,
+              moe_layers * c.n_shared * moe.per_expert, moe_layers * moe.router, norms]
+    active = token_embedding + head + L * attn + dense * dense_ffn + moe_layers * moe.active + norms
+    return counts, active
+
+
+_FAMILIES = {"encoder-decoder": _encoder_decoder, "gpt2": _gpt2, "qwen3": _qwen3, "deepseek-v3": _deepseek_v3}
+
+
+def row_labels(config: TransformerConfig) -> list[str]:
+    """The labels of ``config``'s breakdown rows: :data:`ROW_LABELS` filled with its fields."""
+    fields = {name: getattr(config, name) for name in config.__dataclass_fields__}
+    fields["head_dim"] = _head_dim(config)
+    fields["moe_layers"] = config.layers - config.dense_layers
+    return [template.format(**fields) for template in ROW_LABELS[config.family]]
+
+
+def breakdown(config: TransformerConfig) -> Breakdown:
+    """Where the parameters of ``config`` live, one row per component of its family.
+
+    Parameters
+    ----------
+    config : TransformerConfig
+        One of :data:`CONFIGS`, or one with changed sizes (``dataclasses.replace``).
+
+    Returns
+    -------
+    Breakdown
+        Rows labelled by :func:`row_labels`; ``active`` per token for a mixture of experts.
+
+    Raises
+    ------
+    ValueError
+        For a size below 1, heads that do not divide the width (without ``head_dim``),
+        key-value heads that do not divide the heads, ``top_k`` above the experts.
+    """
+    for name in config.editable:
+        check_int(name, getattr(config, name), 1)
+    counts, active = _FAMILIES[config.family](config)
+    return _breakdown(config.model, list(zip(row_labels(config), counts)), config.leaves_out, active=active)
+
+
+#: The base model of "Attention Is All You Need" (Vaswani et al., 2017): d = 512, d_ff = 2048,
+#: 8 heads, 6 encoder and 6 decoder layers, post-norm, a shared source/target vocabulary of
+#: 37,000 BPE tokens whose embedding is also the pre-softmax matrix (three-way tying),
+#: sinusoidal positions (no parameters). Counted: attention projections with biases (as in
+#: PyTorch's ``nn.Transformer``; the paper does not say), FFNs with biases (the paper's
+#: ``max(0, xW1 + b1)W2 + b2``), two LayerNorm vectors of size d per norm (2 norms per encoder
+#: layer, 3 per decoder layer). The total (about 63.1M) is below the "65M" of the paper's
+#: Table 3; we do not know the exact configuration behind that figure.
+TRANSFORMER_BASE = TransformerConfig(
+    "encoder-decoder", "Transformer base (2017)", d_model=512, d_ff=2048, n_heads=8, n_kv_heads=8, layers=6,
+    vocab=37_000, leaves_out="a final encoder/decoder norm; exact vocabulary size (37,000 is approximate)")
+
+#: GPT-2 small (124M; Radford et al., 2019, and the released checkpoint): d = 768, 12 layers,
+#: 12 heads, d_ff = 3072, biases everywhere, vocabulary 50,257, 1,024 learned positions, two
+#: LayerNorms per layer plus a final one, output head tied to the token embedding. The total,
+#: 124,439,808, is the parameter count of the released checkpoint.
+GPT2_SMALL = TransformerConfig(
+    "gpt2", "GPT-2 small", d_model=768, d_ff=3072, n_heads=12, n_kv_heads=12, layers=12, vocab=50_257,
+    context=1024, leaves_out="nothing with parameters")
+
+#: Qwen3-0.6B (Qwen team, 2025; the model card and ``config.json``): d = 1024, 28 layers,
+#: SwiGLU FFN with inner width 3072 and no biases, 16 query heads and 8 key-value heads of
+#: size 128 (so ``n_q * hd = 2048 != d``), no attention biases, RMSNorm before attention and
+#: before the FFN, RMSNorm of size 128 on each query and key head (shared across heads), a
+#: final RMSNorm, vocabulary 151,936, output head tied to the embedding, RoPE positions. The
+#: model card gives "0.6B" and "0.44B" without embeddings; this count is 596,049,920 and
+#: 440,467,456.
+QWEN3_0_6B = TransformerConfig(
+    "qwen3", "Qwen3-0.6B", d_model=1024, d_ff=3072, n_heads=16, n_kv_heads=8, layers=28, vocab=151_936,
+    head_dim=128, leaves_out="nothing with parameters")
+
+#: DeepSeek-V3 (DeepSeek-AI, 2024; the technical report and ``config.json``): d = 7168, 61
+#: layers, vocabulary 129,280, untied output head, MLA in every layer (:func:`mla_params`, 128
+#: heads). The first 3 layers have a dense SwiGLU FFN of inner width 18,432; the other 58 a
+#: mixture of experts: 256 routed + 1 shared SwiGLU expert of inner width 2,048, 8 routed
+#: active per token, a router ``(d, 256)`` with a per-expert bias. Two RMSNorms per layer and
+#: a final one. Total 671,026,419,200 and about 37.6B active per token (the report: 671B and
+#: 37B); ``active`` counts the embedding row lookup and the output head.
+DEEPSEEK_V3 = TransformerConfig(
+    "deepseek-v3", "DeepSeek-V3", d_model=7168, d_ff=18_432, n_heads=128, n_kv_heads=128, layers=61,
+    vocab=129_280, dense_layers=3, n_experts=256, n_shared=1, top_k=8, d_expert=2048,
+    editable=("d_model", "d_ff", "n_heads", "layers", "vocab", "n_experts", "top_k"),
+    leaves_out="the MTP module (about 14B) and FP8 scaling factors")
+
+#: The configurations of the page's tables, in the page's order.
+CONFIGS = (GPT2_SMALL, TRANSFORMER_BASE, QWEN3_0_6B, DEEPSEEK_V3)
+
+
+def transformer_base() -> Breakdown:
+    """The base model of "Attention Is All You Need" (:data:`TRANSFORMER_BASE`)."""
+    return breakdown(TRANSFORMER_BASE)
+
+
+def gpt2_small() -> Breakdown:
+    """GPT-2 small (:data:`GPT2_SMALL`); total 124,439,808, the released checkpoint's count."""
+    return breakdown(GPT2_SMALL)
+
+
+def qwen3_0_6b() -> Breakdown:
+    """Qwen3-0.6B (:data:`QWEN3_0_6B`); 596,049,920 in all, 440,467,456 without the embedding."""
+    return breakdown(QWEN3_0_6B)
+
+
+def deepseek_v3() -> Breakdown:
+    """DeepSeek-V3 (:data:`DEEPSEEK_V3`): 671,026,419,200 in all, about 37.6B active per token.
+
+    Leaves out the multi-token-prediction (MTP) module of the released checkpoint (about 14B
+    more, 685B in all), and the FP8 scaling factors stored with the weights.
+    """
+    return breakdown(DEEPSEEK_V3)

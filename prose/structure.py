@@ -101,3 +101,25 @@ def depths(course: list[Page]) -> dict[str, int]:
 def builds_on_text(page: Page) -> str:
     """The home table's cell: ``1, 3, 4`` (labs as ``Lab A``), or a dash."""
     return ", ".join(f"Lab {k}" if k.isalpha() else k for k in page.builds_on) or "—"
+
+
+_WIDGET_CALL = re.compile(r'widget_html\(\s*"(?P<name>[a-z-]+)"')
+_SUBHEADING = re.compile(r"^#{2,4} (?P<title>.+)$", re.MULTILINE)
+
+
+def _slug(title: str) -> str:
+    """The anchor Python-Markdown's toc gives a heading: lower case, words joined by hyphens."""
+    return re.sub(r"[-\s]+", "-", re.sub(r"[^\w\s-]", "", title).strip().lower())
+
+
+def widgets(course: list[Page], docs: Path = DOCS) -> list[tuple[Page, str, str]]:
+    """(page, widget name, anchor of the section that holds it) for every interactive widget,
+    in course order: read from the pages' ``widget_html("name", ...)`` calls, the one place where
+    a widget is put on a page."""
+    found = []
+    for page in course:
+        text = (docs / page.path).read_text(encoding="utf-8")
+        for call in _WIDGET_CALL.finditer(text):
+            headings = [h["title"] for h in _SUBHEADING.finditer(text, 0, call.start())]
+            found.append((page, call["name"], _slug(headings[-1]) if headings else ""))
+    return found

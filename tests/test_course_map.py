@@ -112,3 +112,24 @@ def test_map_draws_the_prerequisites_without_implied_links(home):
     assert set(namespace["NODES"]) == set(prereqs), "the map must have one box per lesson and lab"
     expected = _reduction(prereqs)
     assert drawn == expected, f"map arrows missing {sorted(expected - drawn)}, extra {sorted(drawn - expected)}"
+
+
+def test_home_page_describes_every_widget_once_with_a_link_to_its_section(home):
+    """Each widget of mlp_ref.course.widgets.WIDGETS sits on one lesson, and the home page's list
+    links it there, read here from the lessons' own text (its heading and the widget_html call)."""
+    from mlp_ref.course.widgets import WIDGETS
+
+    markdown, _ = home
+    on_pages = {}
+    for path in sorted((pagekit.DOCS / "lessons").glob("*.md")):
+        text = path.read_text(encoding="utf-8")
+        for match in re.finditer(r'widget_html\(\s*"([a-z-]+)"', text):
+            heading = re.findall(r"^### (.+)$", text[:match.start()], re.MULTILINE)[-1]
+            anchor = re.sub(r"\s+", "-", re.sub(r"[^\w\s-]", "", heading).lower())
+            on_pages.setdefault(match[1], []).append(f"lessons/{path.name}#{anchor}")
+    assert set(on_pages) == set(WIDGETS) and all(len(v) == 1 for v in on_pages.values()), on_pages
+    listed = re.findall(r"^- \*\*\[(?P<title>[^\]]+)\]\((?P<link>[^)]+)\)\*\* \(lesson \d+\): (?P<sentence>.+)\.$",
+                        markdown, re.MULTILINE)
+    assert sorted((title, link) for title, link, _ in listed) == sorted(
+        (WIDGETS[name].title, links[0]) for name, links in on_pages.items())
+    assert {sentence for _, _, sentence in listed} == {w.sentence for w in WIDGETS.values()}

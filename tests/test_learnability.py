@@ -92,3 +92,10 @@ def test_bad_settings_are_refused(args, match):
 def test_the_corners_cannot_be_changed():
     with pytest.raises(ValueError):
         mlp_ref.XOR_X[0, 0] = 1.0
+
+
+def test_xor_by_hand_computes_xor_exactly_on_the_corners():
+    from mlp_ref import XOR_X, XOR_Y, xor_by_hand
+    net = xor_by_hand()
+    assert net.forward(XOR_X)[:, 0].tolist() == XOR_Y.tolist()  # small integers: exact on any machine
+    assert net.sizes == [2, 2, 1] and net.output == "identity"

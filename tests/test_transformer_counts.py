@@ -153,3 +153,45 @@ def test_components_sum_to_total_and_shares_to_one(config):
 def test_bad_arguments(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_breakdown_with_changed_sizes_gpt2_medium():
+    """GPT-2 medium is GPT-2 small resized (d = 1024, 24 layers, 16 heads, d_ff = 4096): the
+    released checkpoint has 354,823,168 parameters, and the labels follow the sizes."""
+    from dataclasses import replace
+
+    from mlp_ref.transformer_counts import GPT2_SMALL, breakdown
+    medium = breakdown(replace(GPT2_SMALL, d_model=1024, layers=24, n_heads=16, n_kv_heads=16, d_ff=4096))
+    assert medium.total == 354_823_168
+    assert "FFN 1024 -> 4096 -> 1024 with biases" in [r.component for r in medium.rows]
+
+
+def test_breakdown_of_each_config_is_its_published_function():
+    from mlp_ref.transformer_counts import CONFIGS, breakdown
+    assert [breakdown(c) for c in CONFIGS] == [gpt2_small(), transformer_base(), qwen3_0_6b(), deepseek_v3()]
+
+
+@pytest.mark.parametrize("change, message", [
+    (dict(n_heads=7), "n_heads: expected a divisor of d_model = 768"),
+    (dict(n_kv_heads=5), "n_kv: expected a divisor of n_q = 12"),
+    (dict(layers=0), "layers: expected a positive integer"),
+])
+def test_breakdown_refuses_sizes_that_do_not_fit(change, message):
+    from dataclasses import replace
+
+    from mlp_ref.transformer_counts import GPT2_SMALL, breakdown
+    with pytest.raises(ValueError, match=message):
+        breakdown(replace(GPT2_SMALL, **change))
+
+
+def test_moe_breakdown_refuses_top_k_above_experts_and_too_few_layers():
+    from dataclasses import replace
+
+    from mlp_ref.transformer_counts import DEEPSEEK_V3, breakdown
+    with pytest.raises(ValueError, match="top_k: expected at most n_routed = 4"):
+        breakdown(replace(DEEPSEEK_V3, n_experts=4))
+    with pytest.raises(ValueError, match="layers: expected at least the 3 dense layers, received 2"):
+        breakdown(replace(DEEPSEEK_V3, layers=2))
+    # fewer experts: the routed rows shrink in proportion, the label follows
+    small = breakdown(replace(DEEPSEEK_V3, n_experts=64))
+    assert small["routed experts, 58 layers x 64"].count * 4 == deepseek_v3()["routed experts, 58 layers x 256"].count

@@ -34,7 +34,7 @@ def stage_of(nodeid: str) -> str:
     name = path.rsplit("/", 1)[-1]
     if name == "test_exercises.py":
         return "exercises"
-    if name == "test_browser.py":
+    if name in ("test_browser.py", "test_widgets.py"):
         return "browser"
     if name in ("test_site_build.py", "test_reader_blocks.py"):
         return "site checks"

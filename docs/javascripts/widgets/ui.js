@@ -1,0 +1,94 @@
+// Small DOM helpers shared by the widgets: elements, labelled number controls, the widgets' style.
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === 'text') node.textContent = value;
+    else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? '' : String(value));
+  }
+  node.append(...children.filter((c) => c !== null && c !== undefined));
+  return node;
+}
+
+let counter = 0;
+export const uid = (stem) => `mlp-${stem}-${(counter += 1)}`;
+
+// A number field and a slider for one value, kept in step; onChange gets a finite number.
+// Bad text in the field marks it invalid and says why in a message tied to it.
+export function numberControl({ label, value, min, max, step = 0.01, onChange }) {
+  const id = uid('field');
+  const field = el('input', { type: 'number', id, step: 'any', value: String(value), inputmode: 'decimal',
+    'aria-describedby': `${id}-msg` });
+  const slider = el('input', { type: 'range', min, max, step, value: String(value), 'aria-label': `${label} (slider)`,
+    tabindex: 0 });
+  const message = el('span', { id: `${id}-msg`, class: 'mlp-widget__msg', role: 'status' });
+  slider.addEventListener('input', () => {
+    field.value = slider.value;
+    field.removeAttribute('aria-invalid');
+    message.textContent = '';
+    onChange(Number(slider.value));
+  });
+  field.addEventListener('input', () => {
+    const text = field.value.trim();
+    const number = text === '' ? NaN : Number(text);
+    if (!Number.isFinite(number)) {
+      field.setAttribute('aria-invalid', 'true');
+      message.textContent = `expected a number, received "${field.value}"`;
+      return;
+    }
+    field.removeAttribute('aria-invalid');
+    message.textContent = '';
+    slider.value = String(Math.min(max, Math.max(min, number)));
+    onChange(number);
+  });
+  const row = el('div', { class: 'mlp-widget__control' },
+    el('label', { for: id, text: label }), slider, field, message);
+  const set = (v) => { field.value = String(v); slider.value = String(Math.min(max, Math.max(min, v))); };
+  return { row, field, slider, set };
+}
+
+const STYLE = `
+.mlp-widget{border:1px solid var(--md-default-fg-color--lighter);border-radius:.3rem;padding:.6rem .8rem;margin:1em 0}
+.mlp-widget__title{font-weight:700;margin:0 0 .4rem}
+.mlp-widget fieldset{border:1px solid var(--md-default-fg-color--lightest);border-radius:.2rem;margin:.4rem 0;padding:.3rem .6rem;min-width:0}
+.mlp-widget legend{padding:0 .3rem}
+.mlp-widget__grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(17rem,100%),1fr));gap:.2rem .8rem}
+.mlp-widget__control{display:grid;grid-template-columns:4.5rem minmax(4rem,1fr) 6rem;align-items:center;gap:.4rem}
+.mlp-widget__control>select,.mlp-widget__control>input[type=text],.mlp-widget__control>input[data-field]{grid-column:2/-1}
+.mlp-widget__control>label{overflow-wrap:anywhere}
+.mlp-widget__control--wide{grid-template-columns:minmax(6rem,11rem) minmax(0,1fr)}
+.mlp-widget__control .mlp-widget__msg{grid-column:1/-1}
+.mlp-widget__msg:empty{display:none}
+.mlp-widget__msg,.mlp-widget__error{color:var(--md-typeset-color);font-weight:700}
+.mlp-widget__error:not(:empty)::before{content:"\\26A0\\FE0E  "}
+.mlp-widget input[type=number],.mlp-widget input[type=text],.mlp-widget select{font:inherit;color:var(--md-default-fg-color);background:var(--md-default-bg-color);border:1px solid var(--md-default-fg-color--light);border-radius:.2rem;padding:.1rem .3rem;min-width:0;width:100%;box-sizing:border-box}
+.mlp-widget input[aria-invalid=true]{border:2px solid var(--md-typeset-color);outline:2px dashed var(--md-default-fg-color--light)}
+.mlp-widget button{font:inherit;color:var(--md-default-fg-color);background:var(--md-default-fg-color--lightest);border:1px solid var(--md-default-fg-color--light);border-radius:.2rem;padding:.2rem .6rem;margin:.2rem .4rem .2rem 0;cursor:pointer}
+.mlp-widget :focus-visible{outline:3px solid var(--md-accent-fg-color);outline-offset:2px}
+.mlp-widget canvas,.mlp-widget svg{max-width:100%;height:auto;display:block;touch-action:none}
+.mlp-widget output{font-variant-numeric:tabular-nums}
+.mlp-widget__readout{margin:.3rem 0}
+`;
+
+export function injectStyle() {
+  if (document.getElementById('mlp-widget-style')) return;
+  document.head.append(el('style', { id: 'mlp-widget-style', text: STYLE }));
+}
+
+// Every placeholder of this widget on the page, with its starting values.
+export function placeholders(name) {
+  injectStyle();
+  return [...document.querySelectorAll(`.mlp-widget[data-widget="${name}"]`)].map((root) => {
+    const config = JSON.parse(root.dataset.config);
+    root.replaceChildren();
+    return [root, config];
+  });
+}
+
+// A table in Material's scrolling wrapper; focusable, so that a keyboard can scroll it on a phone.
+export function scrollBox(table, label) {
+  return el('div', { class: 'md-typeset__scrollwrap', tabindex: 0, role: 'region', 'aria-label': label },
+    el('div', { class: 'md-typeset__table' }, table));
+}

@@ -1,0 +1,484 @@
+"""The three interactive widgets, driven in headless Chromium and held to ``mlp_ref``.
+
+Each widget's page is loaded once and checked in two viewports (1280 px in the light scheme,
+then 390 px in the dark scheme; tests/test_browser.py checks every page on an emulated phone). The test sets seeded random settings and the edge cases the issue lists,
+some through the real controls (typing, the keyboard, clicks) and the rest by the controls'
+own input events, reads the numbers off the page, and compares them with ``mlp_ref``
+computed here: counts exactly, floats to 1e-12 relative (see :func:`close`), and every
+displayed number character for character with the page's tables (``format_number``,
+``format_count``, ``Trace``, ``LayerTable`` and ``Breakdown`` rendering).
+
+Float tolerance: JavaScript and NumPy compute the same formulas in doubles, but the order of
+a sum (BLAS may fuse a multiply-add), ``exp``/``tanh`` (V8's fdlibm against NumPy's own) and
+``erf`` (our series and continued fraction against SciPy's Cephes) can differ by a few
+ulps. So a value ``js`` matches ``py`` when ``|js - py| <= 1e-12 * max(|py|, scale)``: the
+scale is 0 for a plain value (pure relative), the sum of the absolute terms for a
+pre-activation (a sum that cancels is only known to that), and ``max(1, |z|)`` for an
+activation at ``z`` (1 - s and 1 + erf cancel near saturation; their error is a few ulps of 1).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+import mlp_ref
+from mlp_ref.course.trace import format_value
+from mlp_ref.course.widgets import WIDGETS
+from tests.page_blocks import STATS
+from tests.test_browser import PageVisit, browser, page_urls  # noqa: F401  (browser: the fixture)
+
+RTOL = 1e-12
+SEED = 15
+LARGEST: dict[str, float] = {}   # widget -> largest |js - py| / max(|py|, scale) seen
+RELATIVE: dict[str, float] = {}  # widget -> largest |js - py| / |py| seen (py != 0)
+
+# The two viewports a widget is checked in, on one page load: the page is resized and its
+# colour scheme switched between them (Material follows prefers-color-scheme as it changes).
+VIEWPORTS = {"laptop": ({"width": 1280, "height": 900}, "light", "default"),
+             "phone": ({"width": 390, "height": 844}, "dark", "slate")}
+
+
+def close(widget: str, js: float, py: float, scale: float = 0.0) -> bool:
+    """True when ``js`` is within RTOL of ``py`` (relative to ``max(|py|, scale)``); the ratio is kept."""
+    bound = max(abs(py), scale)
+    error = abs(js - py) / bound if bound > 0 else abs(js - py)
+    LARGEST[widget] = max(LARGEST.get(widget, 0.0), error)
+    if py != 0:
+        RELATIVE[widget] = max(RELATIVE.get(widget, 0.0), abs(js - py) / abs(py))
+    return error <= RTOL
+
+
+@pytest.fixture(scope="module", autouse=True)
+def largest_differences():
+    """Print the largest differences seen (pytest -s shows them)."""
+    yield
+    for widget in sorted(LARGEST):
+        print(f"\n{widget}: largest |js - py| / max(|py|, scale) {LARGEST[widget]:.2e}, "
+              f"largest |js - py| / |py| {RELATIVE.get(widget, 0.0):.2e}")
+
+
+def markdown_cells(table: str) -> list[list[str]]:
+    """The body cells of a generated Markdown table, as the page shows them."""
+    lines = table.splitlines()[2:]
+    return [[cell.strip().replace("\\|", "|") for cell in line.strip().strip("|").split(" | ")] for line in lines]
+
+
+@pytest.fixture(scope="module")
+def widget_pages(server):
+    urls = dict(page_urls(server))
+    return {"network-explorer": urls["lessons/03-forward-pass.md"],
+            "activation-explorer": urls["lessons/04-activations-and-heads.md"],
+            "parameter-counter": urls["lessons/06-counting-parameters.md"]}
+
+
+@pytest.fixture(scope="module")
+def opened(browser, widget_pages):  # noqa: F811
+    """Every widget page, all loading at once (one load each, overlapped)."""
+    visits = {name: PageVisit(browser, url, background=True, viewport=VIEWPORTS["laptop"][0])
+              for name, url in widget_pages.items()}
+    yield visits
+    for visit in visits.values():
+        visit.close()
+
+
+@pytest.fixture(params=list(VIEWPORTS))
+def viewport(request):
+    return request.param
+
+
+def start(opened, name: str, viewport: str):
+    """(page, CSS selector of the widget, layout and label problems) of widget ``name`` in
+    ``viewport``, once its script has drawn it (no wait for the network to go idle)."""
+    page = opened[name].page
+    size, scheme, material = VIEWPORTS[viewport]
+    page.set_viewport_size(size)
+    page.emulate_media(color_scheme=scheme)
+    if page.evaluate("() => document.body.getAttribute('data-md-color-scheme')") != material:
+        # as a reader would: the header's palette toggle (it names the scheme it switches to)
+        page.locator(f'form[data-md-component="palette"] label[title="Switch to {scheme} mode"]').click()
+        page.wait_for_function(f"() => document.body.getAttribute('data-md-color-scheme') === '{material}'")
+    page.wait_for_selector(f'.mlp-widget[data-widget="{name}"] table', timeout=30000)
+    return page, f'.mlp-widget[data-widget="{name}"]', check_layout_and_labels(page, name, viewport)
+
+
+# Set values through the controls' own events and read the widget back, in one round trip.
+SET_AND_READ = """([root, settings, read]) => {
+    const widget = document.querySelector(`.mlp-widget[data-widget="${root}"]`);
+    const reader = new Function('widget', read);
+    return settings.map(setting => {
+        for (const [selector, value] of setting) {
+            const control = widget.querySelector(selector);
+            control.value = value;
+            control.dispatchEvent(new Event(control.tagName === 'SELECT' ? 'change' : 'input', {bubbles: true}));
+        }
+        return reader(widget);
+    });
+}"""
+
+
+def check_layout_and_labels(page, name: str, viewport: str) -> list[str]:
+    """Every control labelled, nothing wider than the screen, the widget announces its values."""
+    found = page.evaluate("""(name) => {
+        const widget = document.querySelector(`.mlp-widget[data-widget="${name}"]`);
+        const controls = [...widget.querySelectorAll('input, select, button, canvas[tabindex]')];
+        const unlabelled = controls.filter(c => !(c.labels && c.labels.length) && !c.getAttribute('aria-label')
+                                           && !(c.tagName === 'BUTTON' && c.textContent.trim()));
+        return {unlabelled: unlabelled.map(c => c.outerHTML.slice(0, 80)),
+                live: widget.querySelectorAll('[aria-live], [role=alert], [role=status], output').length,
+                page: [document.documentElement.scrollWidth, document.documentElement.clientWidth],
+                widget: [widget.scrollWidth, widget.clientWidth],
+                scheme: document.body.getAttribute('data-md-color-scheme')};
+    }""", name)
+    problems = [f"unlabelled control: {c}" for c in found["unlabelled"]]
+    if not found["live"]:
+        problems.append("nothing announces the widget's values")
+    for what in ("page", "widget"):
+        if found[what][0] > found[what][1] + 1:
+            problems.append(f"{what} is {found[what][0]} px wide in {found[what][1]} px")
+    if found["scheme"] != VIEWPORTS[viewport][2]:
+        problems.append(f"colour scheme {found['scheme']!r} in the {viewport} viewport")
+    return problems
+
+
+# --------------------------------------------------------------------------- network explorer
+
+PARAMS = [("W1", 0, 0), ("W1", 0, 1), ("W1", 1, 0), ("W1", 1, 1), ("b1", 0, None), ("b1", 1, None),
+          ("W2", 0, 0), ("W2", 1, 0), ("b2", 0, None)]
+
+
+def _label(name, i, j):
+    return f"{name}[{i + 1}]" if j is None else f"{name}[{i + 1},{j + 1}]"
+
+
+def _values(net: mlp_ref.MLP) -> dict:
+    """The nine parameters of a 2-2-1 network by the label of their control."""
+    arrays = {"W1": net.weights[0], "b1": net.biases[0], "W2": net.weights[1], "b2": net.biases[1]}
+    return {_label(name, i, j): float(arrays[name][i] if j is None else arrays[name][i, j]) for name, i, j in PARAMS}
+
+
+def _net(values: dict, output: str) -> mlp_ref.MLP:
+    W1 = np.array([[values["W1[1,1]"], values["W1[1,2]"]], [values["W1[2,1]"], values["W1[2,2]"]]])
+    W2 = np.array([[values["W2[1,1]"]], [values["W2[2,1]"]]])
+    return mlp_ref.MLP.from_arrays([W1, W2], [np.array([values["b1[1]"], values["b1[2]"]]), np.array([values["b2[1]"]])],
+                                   activation="relu", output=output)
+
+
+def network_settings(rng: random.Random, fixture: mlp_ref.MLP, n: int) -> list[tuple[dict, str]]:
+    """(values by control, output head): n random ones, then the edge cases."""
+    def draw():
+        value = rng.uniform(-3, 3)
+        return round(value, 2) if rng.random() < 0.5 else value  # slider steps and arbitrary doubles
+
+    settings = []
+    for _ in range(n):
+        values = {_label(*p): draw() for p in PARAMS}
+        values.update({"x1": rng.uniform(-2, 3), "x2": rng.uniform(-2, 3)})
+        settings.append((values, rng.choice(["sigmoid", "identity"])))
+    base = _values(fixture)
+    kink = {**base, "W1[1,1]": 0.5, "W1[2,1]": 0.25, "b1[1]": -1.0, "W2[1,1]": 1.0, "x1": 1.0, "x2": 2.0}  # z1[1] = 0 exactly
+    tie = {**base, "W1[1,1]": 0.0, "W1[2,1]": 0.0, "b1[1]": 0.03125, "W2[1,1]": 1.0, "x1": 1.0, "x2": 2.0}  # 0.03125: a tie at 4 decimals
+    settings += [(kink, "sigmoid"), (tie, "identity")]
+    settings += [({**base, "b2[1]": b2, "x1": 1.0, "x2": 2.0}, "sigmoid") for b2 in (40.0, -40.0)]  # saturated sigmoid
+    return settings
+
+
+READ_TRACE = """
+    const rows = [...widget.querySelectorAll('table tbody tr')].map(tr => [...tr.cells].map(td => td.textContent));
+    const values = [...widget.querySelectorAll('td[data-values]')].map(td => JSON.parse(td.dataset.values).map(Number));
+    widget.readings = (widget.readings || 0) + 1;
+    // the map's values for one setting in GRID_EVERY (they are many; the trace is read for each)
+    const grid = widget.readings % GRID_EVERY === 1 ? widget.mlpGrid : null;
+    return {rows, values, grid, live: widget.querySelector('output').textContent};
+""".replace("GRID_EVERY", "5")
+
+
+def check_network(reading: dict, values: dict, output: str) -> list[str]:
+    net = _net(values, output)
+    x = np.array([[values["x1"], values["x2"]]])
+    steps = mlp_ref.trace(net, x)
+    problems = []
+    expected_rows = [[s.name, s.expression, str(s.shape), format_value(s.value, 4)[0]] for s in steps]
+    if reading["rows"] != expected_rows:
+        problems.append(f"trace {reading['rows']} != {expected_rows}")
+    # scales: the sum of absolute terms of each pre-activation (the activations inherit it)
+    W1, b1, W2, b2 = net.weights[0], net.biases[0], net.weights[1], net.biases[1]
+    s1 = np.abs(x[0]) @ np.abs(W1) + np.abs(b1)
+    a1 = steps["a1"].value[0]
+    s2 = np.abs(a1) @ np.abs(W2) + np.abs(b2) + np.abs(W2).sum() * RTOL * s1.max()
+    scales = [np.zeros(2), s1, s1, s2, s2]
+    for step, got, scale in zip(steps, reading["values"], scales):
+        for js, py, sc in zip(got, step.value[0], scale):
+            if not close("network-explorer", js, float(py), float(sc)):
+                problems.append(f"{step.name}: {js!r} != {float(py)!r} for {values} {output}")
+    if reading["grid"] is None:
+        return problems
+    coords = np.array(reading["grid"]["coords"])
+    if not np.allclose(coords, np.linspace(coords[0], coords[-1], len(coords)), rtol=0, atol=1e-12):
+        problems.append("heat-map coordinates are not an even grid")
+    X1, X2 = np.meshgrid(coords, coords)                       # row r: x2 = coords[r]
+    grid_x = np.stack([X1.ravel(), X2.ravel()], axis=1)        # (n², 2)
+    expected = net.forward(grid_x)[:, 0]
+    _, cache = net.forward(grid_x, keep_cache=True)
+    z_scale = (np.abs(cache.activations[1]) @ np.abs(W2) + np.abs(b2))[:, 0] + 1.0
+    for js, py, sc in zip(reading["grid"]["values"], expected, z_scale):
+        if not close("network-explorer", js, float(py), float(sc)):
+            problems.append(f"heat map: {js!r} != {float(py)!r}")
+            break
+    return problems
+
+
+def test_network_explorer(opened, viewport):
+    page, root, problems = start(opened, "network-explorer", viewport)
+    # it starts at the page's network and input (SYLLABUS's 2-2-1 fixture), with the page's trace
+    fixture = mlp_ref.MLP.from_arrays([np.array([[0.1, 0.2], [0.3, 0.4]]), np.array([[0.5], [0.6]])],
+                                    [np.array([0.1, 0.1]), np.array([0.2])], activation="relu", output="sigmoid")
+    if viewport != "laptop":  # the laptop's run comes first and leaves lesson 2's weights in
+        page.get_by_role("button", name="Reset to this lesson's network and input").click()
+    reading = page.evaluate(SET_AND_READ, ["network-explorer", [[]], READ_TRACE])[0]
+    problems += check_network(reading, {**_values(fixture), "x1": 1.0, "x2": 2.0}, "sigmoid")
+
+    rng = random.Random(SEED)
+    settings = network_settings(rng, fixture, 50 if viewport == "laptop" else 10)
+    # one through the real controls (typing into three fields, picking the head), the rest by their events
+    typed = 1 if viewport == "laptop" else 0
+    for values, output in settings[:typed]:
+        by_events = dict(values)
+        for label in ("W1[1,1]", "b2[1]", "x1"):
+            page.locator(f'{root} input[data-param="{label}"]').fill(repr(by_events.pop(label)))
+        page.locator(f'{root} select[data-param="output"]').select_option(output)
+        events = [[f'input[data-param="{k}"]', repr(v)] for k, v in by_events.items()]
+        reading = page.evaluate(SET_AND_READ, ["network-explorer", [events], READ_TRACE])[0]
+        problems += check_network(reading, values, output)
+    # the rest through the controls' input events, in one round trip
+    batch = [[[f'input[data-param="{k}"]', repr(v)] for k, v in values.items()] + [['select[data-param="output"]', output]]
+             for values, output in settings[typed:]]
+    for (values, output), reading in zip(settings[typed:], page.evaluate(SET_AND_READ, ["network-explorer", batch, READ_TRACE])):
+        problems += check_network(reading, values, output)
+
+    # the keyboard alone: arrow keys on the map move the point by 0.1, the XOR button loads lesson 2
+    page.locator(f'{root} input[data-param="x1"]').fill("0")
+    page.locator(f'{root} input[data-param="x2"]').fill("0")
+    page.locator(f"{root} canvas").focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")
+    button = page.get_by_role("button", name="Show XOR solution (lesson 2)")
+    button.focus()
+    page.keyboard.press("Enter")
+    reading = page.evaluate(SET_AND_READ, ["network-explorer", [[]], READ_TRACE])[0]
+    xor = mlp_ref.xor_by_hand()
+    values = _values(xor)
+    x_after = [float(v) for v in reading["values"][0]]
+    assert x_after == pytest.approx([0.1, 0.2], abs=1e-12)
+    problems += check_network(reading, {**values, "x1": x_after[0], "x2": x_after[1]}, xor.output)
+    assert "XOR" in reading["live"] and "ŷ =" in reading["live"]
+    # the corners under lesson 2's weights: XOR exactly
+    corners = [[['input[data-param="x1"]', str(a)], ['input[data-param="x2"]', str(b)]] for a, b in mlp_ref.XOR_X]
+    outputs = [r["values"][4][0] for r in page.evaluate(SET_AND_READ, ["network-explorer", corners, READ_TRACE])]
+    assert outputs == mlp_ref.XOR_Y.tolist()
+    problems += opened["network-explorer"].problems  # console errors, failed or foreign requests
+    assert problems == [], "\n".join(problems[:20])
+    STATS["widget settings compared"] += len(settings) + 2 + len(corners)
+
+
+# --------------------------------------------------------------------------- activation explorer
+
+def activation_expected(name: str, z: float, entries: list[dict]) -> list[tuple[str, float, float]]:
+    """(row name, f(z), f'(z)) as mlp_ref computes them, for the rows the widget shows."""
+    def pair(entry_name):
+        if entry_name == "prelu":
+            slope = next(e["slope"] for e in entries if e["name"] == "prelu")
+            return (lambda v: mlp_ref.prelu(v, slope)), (lambda v: mlp_ref.prelu_grad(v, slope))
+        return mlp_ref.get_activation(entry_name)
+
+    def at(entry_name):
+        f, d = pair(entry_name)
+        return float(f(np.array([z]))[0]), float(d(np.array([z]))[0])
+
+    if name in ("gelu", "gelu_tanh"):
+        exact_form, tanh_form = at("gelu"), at("gelu_tanh")
+        return [("gelu", *exact_form), ("gelu_tanh", *tanh_form),
+                ("gelu-difference", exact_form[0] - tanh_form[0], exact_form[1] - tanh_form[1])]
+    return [(name, *at(name))]
+
+
+READ_ACTIVATION = """
+    return [...widget.querySelectorAll('tbody tr')].map(tr => [tr.dataset.name,
+        ...[...tr.cells].slice(1).map(td => [Number(td.dataset.value), td.textContent])]);
+"""
+
+
+def check_activation(rows, name: str, z: float, entries) -> list[str]:
+    problems = []
+    expected = activation_expected(name, z, entries)
+    if [r[0] for r in rows] != [e[0] for e in expected]:
+        return [f"rows {[r[0] for r in rows]} for {name}"]
+    for (row, *cells), (_, *values) in zip(rows, expected):
+        for (js, text), py in zip(cells, values):
+            scale = max(1.0, abs(z)) * (4 if row == "gelu-difference" else 1)
+            if not close("activation-explorer", js, py, scale):
+                problems.append(f"{row}({z!r}): {js!r} != {py!r}")
+            if text != mlp_ref.format_number(py, 4):
+                problems.append(f"{row}({z!r}) shown {text!r}, the page's table writes {mlp_ref.format_number(py, 4)!r}")
+    return problems
+
+
+def test_activation_explorer(opened, viewport):
+    page, root, problems = start(opened, "activation-explorer", viewport)
+    entries = page.evaluate(f"() => JSON.parse(document.querySelector('{root}').dataset.config)")["activations"]
+    names = [e["name"] for e in entries]
+    assert names[:3] == ["sigmoid", "tanh", "relu"] and "prelu" in names and "gelu_tanh" in names
+
+    rng = random.Random(SEED)
+    n = 60 if viewport == "laptop" else 10
+    settings = [(rng.randrange(len(names)), rng.choice([rng.uniform(-6, 6), round(rng.uniform(-6, 6), 2)]))
+                for _ in range(n)]
+    index = {name: k for k, name in enumerate(names)}
+    settings += [(index["relu"], 0.0), (index["relu"], -0.0), (index["prelu"], 0.0),
+                 (index["sigmoid"], 40.0), (index["sigmoid"], -40.0), (index["tanh"], 40.0),
+                 (index["gelu"], 40.0), (index["gelu"], -40.0), (index["gelu"], -8.0), (index["gelu_tanh"], -3.0),
+                 (index["silu"], -40.0), (index["silu"], 1e-300)]
+    # through the real controls: the select, typing, and the slider's arrow keys
+    select, field = page.locator(f"{root} select"), page.locator(f'{root} input[data-param="z"]')
+    for k, z in settings[:1]:
+        select.select_option(str(k))
+        field.fill(repr(z))
+        rows = page.evaluate(SET_AND_READ, ["activation-explorer", [[]], READ_ACTIVATION])[0]
+        problems += check_activation(rows, names[k], z, entries)
+    select.select_option(str(index["relu"]))
+    field.fill("0.05")
+    page.locator(f'{root} input[type="range"]').focus()
+    for _ in range(5):
+        page.keyboard.press("ArrowLeft")            # five slider steps of 0.01: z lands on the kink
+    z_now = float(field.input_value())
+    rows = page.evaluate(SET_AND_READ, ["activation-explorer", [[]], READ_ACTIVATION])[0]
+    problems += check_activation(rows, "relu", z_now, entries)
+    batch = [[["select", str(k)], ['input[data-param="z"]', repr(z)]] for k, z in settings[1:]]
+    for (k, z), rows in zip(settings[1:], page.evaluate(SET_AND_READ, ["activation-explorer", batch, READ_ACTIVATION])):
+        problems += check_activation(rows, names[k], z, entries)
+    live = page.locator(f"{root} output").text_content()
+    assert "f′(z) =" in live
+    problems += opened["activation-explorer"].problems  # console errors, failed or foreign requests
+    assert problems == [], "\n".join(problems[:20])
+    STATS["widget settings compared"] += len(settings) + 1
+
+
+# --------------------------------------------------------------------------- parameter counter
+
+READ_COUNTER = """
+    const [mlp, tf] = widget.querySelectorAll('fieldset');
+    const cells = box => [...box.querySelectorAll('tbody tr')].map(tr => [...tr.cells].map(td => td.textContent));
+    const error = box => [...box.querySelectorAll('.mlp-widget__error')].map(e => e.textContent).join('');
+    return {mlp: cells(mlp), mlpError: error(mlp), tf: cells(tf), tfError: error(tf),
+            invalid: [...widget.querySelectorAll('[aria-invalid=true]')].length};
+"""
+
+BAD_WIDTHS = ["784, 0, 10", "784, -5, 10", "784, abc, 10", "784 512, 10", "784,, 10", "", "784", "784, 1.5, 10"]
+
+
+def python_rejects(text: str) -> bool:
+    """Whether mlp_ref refuses the widths ``text`` says (a token that is no integer is refused too)."""
+    try:
+        mlp_ref.count_params([int(token) for token in text.split(",")])
+    except (TypeError, ValueError):
+        return True
+    return False
+
+
+def check_mlp(reading, text: str) -> list[str]:
+    if python_rejects(text):
+        if reading["mlp"] or not reading["mlpError"] or not reading["invalid"]:
+            return [f"{text!r}: mlp_ref refuses it, the widget shows {reading['mlp']} / {reading['mlpError']!r}"]
+        return []
+    sizes = [int(token) for token in text.split(",")]
+    expected = markdown_cells(mlp_ref.layer_table(sizes).to_markdown())
+    return [] if reading["mlp"] == expected and not reading["mlpError"] else [f"{text!r}: {reading['mlp']} != {expected}"]
+
+
+def transformer_settings(rng: random.Random, n: int) -> list[tuple[int, dict]]:
+    """(index in CONFIGS, changed fields): sizes near the published ones, some of them invalid."""
+    settings = []
+    for _ in range(n):
+        k = rng.randrange(len(mlp_ref.CONFIGS))
+        config = mlp_ref.CONFIGS[k]
+        changes = {}
+        for name in rng.sample(config.editable, rng.randint(1, len(config.editable))):
+            base = getattr(config, name)
+            changes[name] = max(1, int(base * rng.choice([0.5, 1, 2, 3]) + rng.choice([0, 0, 0, 1, -1])))
+        settings.append((k, changes))
+    settings += [(3, {"top_k": 300}), (3, {"layers": 2}), (0, {"n_heads": 7}), (2, {"n_kv_heads": 3}),
+                 (1, {"d_model": 10**7, "vocab": 10**6}), (3, {"d_model": 10**6, "n_experts": 10**4})]
+    return settings
+
+
+def check_transformer(reading, k: int, changes: dict) -> list[str]:
+    try:
+        expected = markdown_cells(mlp_ref.breakdown(replace(mlp_ref.CONFIGS[k], **changes)).to_markdown())
+    except ValueError:
+        if reading["tf"] or not reading["tfError"]:
+            return [f"{k} {changes}: mlp_ref refuses it, the widget shows {reading['tf']}"]
+        return []
+    return [] if reading["tf"] == expected else [f"{k} {changes}: {reading['tf']} != {expected}"]
+
+
+def test_parameter_counter(opened, viewport):
+    page, root, problems = start(opened, "parameter-counter", viewport)
+    rng = random.Random(SEED)
+    n = 50 if viewport == "laptop" else 8
+    widths = [", ".join(str(rng.randint(1, 5000)) for _ in range(rng.randint(2, 6))) for _ in range(n)]
+    widths += ["784, 128, 64, 10", f"{10**12}, {10**12}, 10", f"1, {2**53 + 1}, 1"] + BAD_WIDTHS
+    field = page.locator(f"{root} input[type=text]")
+    for text in ("784, 0, 10", "784 512, 10", widths[0]):  # typed, key by key
+        field.fill("")
+        field.press_sequentially(text)
+        problems += check_mlp(page.evaluate(SET_AND_READ, ["parameter-counter", [[]], READ_COUNTER])[0], text)
+    batch = [[["input[type=text]", text]] for text in widths]
+    for text, reading in zip(widths, page.evaluate(SET_AND_READ, ["parameter-counter", batch, READ_COUNTER])):
+        problems += check_mlp(reading, text)
+    field.fill("784, 128, 64, 10")
+
+    settings = transformer_settings(rng, 50 if viewport == "laptop" else 8)
+    model = page.locator(f"{root} select")
+    for k, changes in settings[:1]:  # through the controls: pick the model, type the sizes
+        model.select_option(str(k))
+        for name, value in changes.items():
+            page.locator(f'{root} input[data-field="{name}"]').fill(str(value))
+        problems += check_transformer(page.evaluate(SET_AND_READ, ["parameter-counter", [[]], READ_COUNTER])[0], k, changes)
+    # the rest by events: choosing the model rebuilds its fields at their published values
+    batch = [[["select", str(k)]] + [[f'input[data-field="{name}"]', str(v)] for name, v in changes.items()]
+             for k, changes in settings[1:]]
+    for (k, changes), reading in zip(settings[1:], page.evaluate(SET_AND_READ, ["parameter-counter", batch, READ_COUNTER])):
+        problems += check_transformer(reading, k, changes)
+    # every published model at its own sizes: the page's tables, row for row
+    for k, reading in enumerate(page.evaluate(SET_AND_READ, ["parameter-counter",
+                                                             [[["select", str(k)]] for k in range(len(mlp_ref.CONFIGS))],
+                                                             READ_COUNTER])):
+        problems += check_transformer(reading, k, {})
+    problems += opened["parameter-counter"].problems  # console errors, failed or foreign requests
+    assert problems == [], "\n".join(problems[:20])
+    STATS["widget settings compared"] += len(widths) + len(settings) + len(mlp_ref.CONFIGS)
+
+
+def test_widget_scripts_are_small_and_local(built_site, widget_pages):
+    """Each widget page loads only its own scripts from the site, under 30 KB of JavaScript."""
+    folder = built_site / "javascripts" / "widgets"
+    sizes = {}
+    for name, url in widget_pages.items():
+        page = (built_site / url.split("/", 3)[-1] / "index.html").read_text(encoding="utf-8")
+        scripts = re.findall(r'<script type="module" src="([^"]+)"', page)
+        assert scripts == [f"../../javascripts/widgets/{WIDGETS[name].script}"], scripts
+        own = folder / WIDGETS[name].script
+        imported = set(re.findall(r"from '\./([\w.-]+)'", own.read_text(encoding="utf-8")))
+        for module in list(imported):
+            imported |= set(re.findall(r"from '\./([\w.-]+)'", (folder / module).read_text(encoding="utf-8")))
+        sizes[name] = own.stat().st_size + sum((folder / m).stat().st_size for m in imported)
+        assert sizes[name] < 30 * 1024, sizes
+    print("widget JavaScript bytes:", sizes)
+    # no other page loads a widget
+    others = [p for p in built_site.rglob("index.html") if "javascripts/widgets/" in p.read_text(encoding="utf-8")]
+    assert len(others) == len(widget_pages), others
