@@ -56,12 +56,34 @@ def _as_z(z, name: str = "z") -> np.ndarray:
 # --------------------------------------------------------------------------- public API
 
 def identity(z) -> np.ndarray:
-    """Identity ``f(z) = z``. ``z``: any shape; returns the same shape."""
+    """Identity ``f(z) = z``.
+
+    Parameters
+    ----------
+    z : array_like, any shape
+        Pre-activation.
+
+    Returns
+    -------
+    numpy.ndarray, same shape as ``z``
+        ``z`` as a float array.
+    """
     return kernels.identity(_as_z(z))
 
 
 def identity_grad(z) -> np.ndarray:
-    """Derivative of :func:`identity`: ones of the shape of ``z``."""
+    """Derivative of :func:`identity`: ones.
+
+    Parameters
+    ----------
+    z : array_like, any shape
+        Pre-activation.
+
+    Returns
+    -------
+    numpy.ndarray, same shape as ``z``
+        All ones.
+    """
     return kernels.identity_grad(_as_z(z))
 
 
@@ -85,18 +107,54 @@ def relu_grad(z) -> np.ndarray:
 
     ReLU has no derivative at ``z = 0``; this function returns **0 there**, the convention
     of PyTorch and scikit-learn. (It is why an all-zero first layer with zero bias never
-    learns under ReLU.) ``z``: any shape; returns the same shape.
+    learns under ReLU.)
+
+    Parameters
+    ----------
+    z : array_like, any shape
+        Pre-activation.
+
+    Returns
+    -------
+    numpy.ndarray, same shape as ``z``
+        0 or 1.
     """
     return kernels.relu_grad(_as_z(z))
 
 
 def leaky_relu(z, slope: float = 0.01) -> np.ndarray:
-    """Leaky ReLU: ``z`` where ``z > 0``, else ``slope * z``. ``z``: any shape -> same shape."""
+    """Leaky ReLU: ``z`` where ``z > 0``, else ``slope * z``.
+
+    Parameters
+    ----------
+    z : array_like, any shape
+        Pre-activation.
+    slope : float
+        The slope on the negative side.
+
+    Returns
+    -------
+    numpy.ndarray, same shape as ``z``
+        The activation.
+    """
     return kernels.leaky_relu(_as_z(z), slope)
 
 
 def leaky_relu_grad(z, slope: float = 0.01) -> np.ndarray:
-    """Derivative of :func:`leaky_relu`: 1 where ``z > 0``, else ``slope`` (also at 0)."""
+    """Derivative of :func:`leaky_relu`: 1 where ``z > 0``, else ``slope`` (also at 0).
+
+    Parameters
+    ----------
+    z : array_like, any shape
+        Pre-activation.
+    slope : float
+        The slope on the negative side.
+
+    Returns
+    -------
+    numpy.ndarray, same shape as ``z``
+        1 or ``slope``.
+    """
     return kernels.leaky_relu_grad(_as_z(z), slope)
 
 
@@ -105,36 +163,99 @@ def sigmoid(z) -> np.ndarray:
 
     Written with ``e = exp(-|z|)``: ``1 / (1 + e)`` for ``z >= 0`` and ``e / (1 + e)``
     otherwise, so ``sigmoid(±1000)`` gives 1 and 0 with no warning.
-    ``z``: any shape; returns the same shape, values in [0, 1].
+
+    Parameters
+    ----------
+    z : array_like, any shape
+        Pre-activation.
+
+    Returns
+    -------
+    numpy.ndarray, same shape as ``z``
+        Values in [0, 1].
     """
     return kernels.sigmoid(_as_z(z))
 
 
 def sigmoid_grad(z) -> np.ndarray:
-    """Derivative of :func:`sigmoid`: ``s (1 - s)`` with ``s = sigmoid(z)``; at most 1/4."""
+    """Derivative of :func:`sigmoid`: ``s (1 - s)`` with ``s = sigmoid(z)``.
+
+    Parameters
+    ----------
+    z : array_like, any shape
+        Pre-activation.
+
+    Returns
+    -------
+    numpy.ndarray, same shape as ``z``
+        Values in [0, 1/4].
+    """
     return kernels.sigmoid_grad(_as_z(z))
 
 
 def tanh(z) -> np.ndarray:
-    """Hyperbolic tangent. ``z``: any shape; returns the same shape, values in [-1, 1]."""
+    """Hyperbolic tangent.
+
+    Parameters
+    ----------
+    z : array_like, any shape
+        Pre-activation.
+
+    Returns
+    -------
+    numpy.ndarray, same shape as ``z``
+        Values in [-1, 1].
+    """
     return kernels.tanh(_as_z(z))
 
 
 def tanh_grad(z) -> np.ndarray:
-    """Derivative of :func:`tanh`: ``1 - tanh(z)**2``; at most 1 (at ``z = 0``)."""
+    """Derivative of :func:`tanh`: ``1 - tanh(z)**2``.
+
+    Parameters
+    ----------
+    z : array_like, any shape
+        Pre-activation.
+
+    Returns
+    -------
+    numpy.ndarray, same shape as ``z``
+        Values in [0, 1], 1 at ``z = 0``.
+    """
     return kernels.tanh_grad(_as_z(z))
 
 
 def gelu(z) -> np.ndarray:
     """Gaussian error linear unit, exact form ``z * Phi(z) = z/2 * (1 + erf(z / sqrt 2))``.
 
-    ``z``: any shape; returns the same shape. (PyTorch ``approximate="none"``.)
+    The same as PyTorch's ``approximate="none"``.
+
+    Parameters
+    ----------
+    z : array_like, any shape
+        Pre-activation.
+
+    Returns
+    -------
+    numpy.ndarray, same shape as ``z``
+        The activation.
     """
     return kernels.gelu(_as_z(z))
 
 
 def gelu_grad(z) -> np.ndarray:
-    """Derivative of :func:`gelu`: ``Phi(z) + z * phi(z)`` (normal CDF and density)."""
+    """Derivative of :func:`gelu`: ``Phi(z) + z * phi(z)`` (normal CDF and density).
+
+    Parameters
+    ----------
+    z : array_like, any shape
+        Pre-activation.
+
+    Returns
+    -------
+    numpy.ndarray, same shape as ``z``
+        The derivative.
+    """
     return kernels.gelu_grad(_as_z(z))
 
 
@@ -142,36 +263,97 @@ def gelu_tanh(z) -> np.ndarray:
     """GELU's tanh approximation ``z/2 * (1 + tanh(sqrt(2/pi) (z + 0.044715 z^3)))``.
 
     The form used by GPT-2 (``gelu_new``) and PyTorch ``approximate="tanh"``.
-    ``z``: any shape; returns the same shape.
+
+    Parameters
+    ----------
+    z : array_like, any shape
+        Pre-activation.
+
+    Returns
+    -------
+    numpy.ndarray, same shape as ``z``
+        The activation.
     """
     return kernels.gelu_tanh(_as_z(z))
 
 
 def gelu_tanh_grad(z) -> np.ndarray:
-    """Derivative of :func:`gelu_tanh` (by the chain rule through the tanh)."""
+    """Derivative of :func:`gelu_tanh` (by the chain rule through the tanh).
+
+    Parameters
+    ----------
+    z : array_like, any shape
+        Pre-activation.
+
+    Returns
+    -------
+    numpy.ndarray, same shape as ``z``
+        The derivative.
+    """
     return kernels.gelu_tanh_grad(_as_z(z))
 
 
 def silu(z) -> np.ndarray:
-    """Sigmoid linear unit (swish) ``z * sigmoid(z)``. ``z``: any shape -> same shape."""
+    """Sigmoid linear unit (swish) ``z * sigmoid(z)``.
+
+    Parameters
+    ----------
+    z : array_like, any shape
+        Pre-activation.
+
+    Returns
+    -------
+    numpy.ndarray, same shape as ``z``
+        The activation.
+    """
     return kernels.silu(_as_z(z))
 
 
 def silu_grad(z) -> np.ndarray:
-    """Derivative of :func:`silu`: ``s (1 + z (1 - s))`` with ``s = sigmoid(z)``."""
+    """Derivative of :func:`silu`: ``s (1 + z (1 - s))`` with ``s = sigmoid(z)``.
+
+    Parameters
+    ----------
+    z : array_like, any shape
+        Pre-activation.
+
+    Returns
+    -------
+    numpy.ndarray, same shape as ``z``
+        The derivative.
+    """
     return kernels.silu_grad(_as_z(z))
 
 
 def softplus(z) -> np.ndarray:
     """Softplus ``log(1 + exp(z))``, computed stably as ``max(z, 0) + log1p(exp(-|z|))``.
 
-    ``z``: any shape; returns the same shape, values > 0 (except where they underflow to 0).
+    Parameters
+    ----------
+    z : array_like, any shape
+        Pre-activation.
+
+    Returns
+    -------
+    numpy.ndarray, same shape as ``z``
+        Values > 0 (except where they underflow to 0).
     """
     return kernels.softplus(_as_z(z))
 
 
 def softplus_grad(z) -> np.ndarray:
-    """Derivative of :func:`softplus`: ``sigmoid(z)``."""
+    """Derivative of :func:`softplus`: ``sigmoid(z)``.
+
+    Parameters
+    ----------
+    z : array_like, any shape
+        Pre-activation.
+
+    Returns
+    -------
+    numpy.ndarray, same shape as ``z``
+        Values in [0, 1].
+    """
     return kernels.softplus_grad(_as_z(z))
 
 
@@ -195,7 +377,16 @@ def log_softmax(z) -> np.ndarray:
     """Logarithm of :func:`softmax` over the last axis, ``z - logsumexp(z)``.
 
     Stays finite where ``log(softmax(z))`` would give ``-inf`` (e.g. logits ``(1000, -1000)``).
-    ``z``: shape (..., K); returns shape (..., K).
+
+    Parameters
+    ----------
+    z : array_like, shape (..., K)
+        Logits; usually ``(B, K)``.
+
+    Returns
+    -------
+    numpy.ndarray, shape (..., K)
+        Log-probabilities: non-positive, and ``exp`` of each row sums to 1.
     """
     return kernels.log_softmax(_as_z(z, "logits"))
 
@@ -239,16 +430,42 @@ def prelu(z, a=PRELU_INIT) -> np.ndarray:
 
 
 def prelu_grad(z, a=PRELU_INIT) -> np.ndarray:
-    """Derivative of :func:`prelu` with respect to ``z``: 1 where ``z > 0``, else ``a`` (also at 0,
-    the non-positive side, as for ReLU). Shape of ``z``."""
+    """Derivative of :func:`prelu` with respect to ``z``: 1 where ``z > 0``, else ``a``.
+
+    At 0 it is ``a``: the non-positive side, as for ReLU.
+
+    Parameters
+    ----------
+    z : array_like, any shape
+        Pre-activation.
+    a : float or array_like of shape (d,)
+        The slope: one for the layer, or one per unit (the last axis of ``z``).
+
+    Returns
+    -------
+    numpy.ndarray, same shape as ``z``
+        1 or the slope.
+    """
     z = _as_z(z)
     return np.where(z > 0, 1.0, _slope(a, z)).astype(z.dtype)
 
 
 def prelu_grad_slope(z) -> np.ndarray:
-    """Derivative of :func:`prelu` with respect to its slope ``a``, elementwise: 0 where ``z > 0``,
-    else ``z``, that is ``min(z, 0)``. Shape of ``z``; summed over the rows (and over the units,
-    for one shared slope) it gives the gradient that trains ``a``."""
+    """Derivative of :func:`prelu` with respect to its slope ``a``, elementwise.
+
+    It is 0 where ``z > 0``, else ``z``: that is, ``min(z, 0)``. Summed over the rows (and over
+    the units, for one shared slope) it gives the gradient that trains ``a``.
+
+    Parameters
+    ----------
+    z : array_like, any shape
+        Pre-activation.
+
+    Returns
+    -------
+    numpy.ndarray, same shape as ``z``
+        ``min(z, 0)``.
+    """
     z = _as_z(z)
     return np.minimum(z, 0.0) + 0.0  # + 0.0: no -0.0 for z = -0.0
 
@@ -269,6 +486,16 @@ def check_activation_name(name, what: str = "activation") -> str:
 
 def get_activation(name: str) -> tuple[Callable, Callable]:
     """Return ``(function, derivative)`` for an activation name from :data:`ACTIVATIONS`.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`ACTIVATIONS`, such as ``"relu"``.
+
+    Returns
+    -------
+    tuple of (callable, callable)
+        The activation and its derivative, each mapping ``z`` (any shape) to the same shape.
 
     Raises
     ------

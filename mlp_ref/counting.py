@@ -103,7 +103,18 @@ def layer_table(sizes) -> LayerTable:
 
 
 def layer_table_markdown(sizes) -> str:
-    """Shortcut for ``layer_table(sizes).to_markdown()`` (see ``LayerTable.to_markdown``)."""
+    """Shortcut for ``layer_table(sizes).to_markdown()``.
+
+    Parameters
+    ----------
+    sizes : sequence of int
+        Layer widths ``[d_0, d_1, ..., d_L]``.
+
+    Returns
+    -------
+    str
+        A Markdown table, one row per layer (see :meth:`LayerTable.to_markdown`).
+    """
     return layer_table(sizes).to_markdown()
 
 

@@ -147,7 +147,20 @@ def head_loss(z, y, head: str, loss: str) -> float:
 def head_loss_grad(z, y, head: str, loss: str) -> np.ndarray:
     """Gradient of :func:`head_loss` w.r.t. the logits: ``dL/dy_hat * f'(z)``.
 
-    Same arguments as :func:`head_loss`; returns shape (B, K).
+    Parameters
+    ----------
+    z : array_like, shape (B, K)
+        Logits (the last layer's pre-activation).
+    y : array_like, shape (B, K), or (B,) when K = 1
+        Targets.
+    head : str
+        Output activation, a key of :data:`OUTPUT_HEADS`.
+    loss : str
+        A key of :data:`OUTPUT_LOSSES`.
+
+    Returns
+    -------
+    numpy.ndarray, shape (B, K)
     """
     _check_names(head, loss)
     return _loss_and_delta(*_check_targets(z, y), head, loss)[1]

@@ -58,7 +58,20 @@ def he_normal(d_in: int, d_out: int, seed, dtype=np.float64, gain: float = math.
 def he_uniform(d_in: int, d_out: int, seed, dtype=np.float64, gain: float = math.sqrt(2.0)) -> np.ndarray:
     """He (Kaiming) uniform: ``U(-a, a)`` with ``a = gain * sqrt(3 / d_in)``.
 
-    Same variance ``gain^2 / d_in`` as :func:`he_normal`. Returns shape ``(d_in, d_out)``.
+    Same variance ``gain^2 / d_in`` as :func:`he_normal`.
+
+    Parameters
+    ----------
+    d_in, d_out : int
+        Fan-in and fan-out; the result has shape ``(d_in, d_out)``.
+    seed : int or numpy.random.Generator
+    dtype : numpy.float32 or numpy.float64
+    gain : float
+        ``sqrt(2)`` for ReLU (the default); see :func:`kaiming_gain` for others.
+
+    Returns
+    -------
+    numpy.ndarray, shape (d_in, d_out)
     """
     d_in, d_out, dtype = _check(d_in, d_out, dtype)
     bound = check_real("gain", gain, low=0) * math.sqrt(3.0 / d_in)
@@ -68,7 +81,18 @@ def he_uniform(d_in: int, d_out: int, seed, dtype=np.float64, gain: float = math
 def xavier_normal(d_in: int, d_out: int, seed, dtype=np.float64, gain: float = 1.0) -> np.ndarray:
     """Xavier (Glorot) normal: ``N(0, std^2)``, ``std = gain * sqrt(2 / (d_in + d_out))``.
 
-    Returns shape ``(d_in, d_out)``.
+    Parameters
+    ----------
+    d_in, d_out : int
+        Fan-in and fan-out; the result has shape ``(d_in, d_out)``.
+    seed : int or numpy.random.Generator
+    dtype : numpy.float32 or numpy.float64
+    gain : float
+        1 (the default) for tanh and linear layers.
+
+    Returns
+    -------
+    numpy.ndarray, shape (d_in, d_out)
     """
     d_in, d_out, dtype = _check(d_in, d_out, dtype)
     std = check_real("gain", gain, low=0) * math.sqrt(2.0 / (d_in + d_out))
@@ -78,8 +102,20 @@ def xavier_normal(d_in: int, d_out: int, seed, dtype=np.float64, gain: float = 1
 def xavier_uniform(d_in: int, d_out: int, seed, dtype=np.float64, gain: float = 1.0) -> np.ndarray:
     """Xavier (Glorot) uniform: ``U(-a, a)``, ``a = gain * sqrt(6 / (d_in + d_out))``.
 
-    Returns shape ``(d_in, d_out)``. (scikit-learn's MLP uses this with gain 1, or
-    ``sqrt(2)`` for a logistic activation.)
+    scikit-learn's MLP uses this with gain 1, or ``sqrt(2)`` for a logistic activation.
+
+    Parameters
+    ----------
+    d_in, d_out : int
+        Fan-in and fan-out; the result has shape ``(d_in, d_out)``.
+    seed : int or numpy.random.Generator
+    dtype : numpy.float32 or numpy.float64
+    gain : float
+        1 (the default) for tanh and linear layers.
+
+    Returns
+    -------
+    numpy.ndarray, shape (d_in, d_out)
     """
     d_in, d_out, dtype = _check(d_in, d_out, dtype)
     bound = check_real("gain", gain, low=0) * math.sqrt(6.0 / (d_in + d_out))
@@ -87,10 +123,22 @@ def xavier_uniform(d_in: int, d_out: int, seed, dtype=np.float64, gain: float = 
 
 
 def zeros(d_in: int, d_out: int, seed=None, dtype=np.float64) -> np.ndarray:
-    """All-zero weights of shape ``(d_in, d_out)`` (``seed`` is accepted and ignored).
+    """All-zero weights.
 
     Useful only to show what goes wrong: identical units stay identical (symmetry), and
     under ReLU the zero derivative at 0 blocks the gradient entirely.
+
+    Parameters
+    ----------
+    d_in, d_out : int
+        Fan-in and fan-out; the result has shape ``(d_in, d_out)``.
+    seed : object
+        Accepted, so that every initializer takes the same arguments, and ignored.
+    dtype : numpy.float32 or numpy.float64
+
+    Returns
+    -------
+    numpy.ndarray, shape (d_in, d_out)
     """
     d_in, d_out, dtype = _check(d_in, d_out, dtype)
     return np.zeros((d_in, d_out), dtype=dtype)
@@ -109,7 +157,23 @@ INITIALIZERS: dict[str, Callable[..., np.ndarray]] = {
 
 
 def get_initializer(name: str) -> Callable[..., np.ndarray]:
-    """Return the initializer called ``name``; an unknown name lists the valid ones."""
+    """Return the initializer called ``name``.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`INITIALIZERS`, such as ``"he"``.
+
+    Returns
+    -------
+    callable
+        ``init(d_in, d_out, seed, dtype)``, returning weights of shape ``(d_in, d_out)``.
+
+    Raises
+    ------
+    ValueError
+        For an unknown name; the message lists the valid names.
+    """
     return INITIALIZERS[check_choice("init", name, sorted(INITIALIZERS))]
 
 

@@ -223,6 +223,17 @@ def train_xor(hidden: int, seeds, lr: float, steps: int) -> XorRuns:
 def train_xor_readable(hidden: int, seed: int, lr: float, steps: int) -> tuple[MLP, np.ndarray]:
     """One run, step by step with the network's own methods (the reference for :func:`train_xor`).
 
+    Parameters
+    ----------
+    hidden : int
+        Hidden width, >= 1.
+    seed : int
+        Seed of the initial network, >= 0.
+    lr : float
+        Learning rate, > 0.
+    steps : int
+        Number of full-batch steps, >= 0.
+
     Returns
     -------
     net : MLP
@@ -245,6 +256,24 @@ def train_xor_readable(hidden: int, seed: int, lr: float, steps: int) -> tuple[M
 
 @lru_cache(maxsize=8)
 def xor_outcomes(hidden: int, n_seeds: int, lr: float, steps: int) -> XorRuns:
-    """:func:`train_xor` for seeds ``0 .. n_seeds - 1``, computed once per setting and kept
-    (the lesson's table, its figure and its prose all read the same runs)."""
+    """:func:`train_xor` for seeds ``0 .. n_seeds - 1``, computed once per setting and kept.
+
+    The lesson's table, its figure and its prose all read the same runs.
+
+    Parameters
+    ----------
+    hidden : int
+        Hidden width, >= 1.
+    n_seeds : int
+        How many seeds, >= 1.
+    lr : float
+        Learning rate, > 0.
+    steps : int
+        Number of full-batch steps, >= 0.
+
+    Returns
+    -------
+    XorRuns
+        The runs of :func:`train_xor`, one per seed.
+    """
     return train_xor(hidden, range(check_int("n_seeds", n_seeds, minimum=1)), lr, steps)

@@ -103,8 +103,19 @@ def cross_entropy(logits, y, weights=None) -> float:
 def cross_entropy_grad(logits, y, weights=None) -> np.ndarray:
     """Gradient of :func:`cross_entropy` w.r.t. the logits: ``(softmax(z) - onehot(y)) / B``.
 
-    Same arguments as :func:`cross_entropy`; returns shape (B, K) (with weights, row ``i``
-    is scaled by ``w_i / sum(w)`` instead of ``1 / B``).
+    Parameters
+    ----------
+    logits : array_like, shape (B, K)
+        Unnormalised scores.
+    y : array_like of int, shape (B,)
+        Class indices in ``[0, K)``.
+    weights : array_like, shape (B,), optional
+        As for :func:`cross_entropy`: row ``i`` is then scaled by ``w_i / sum(w)`` instead of
+        ``1 / B``.
+
+    Returns
+    -------
+    numpy.ndarray, shape (B, K)
     """
     return kernels.cross_entropy(*_checked_cross_entropy(logits, y, weights))[1]
 
@@ -139,7 +150,17 @@ def binary_cross_entropy_with_logits(logits, y, weights=None) -> float:
 def binary_cross_entropy_with_logits_grad(logits, y, weights=None) -> np.ndarray:
     """Gradient of :func:`binary_cross_entropy_with_logits`: ``(sigmoid(z) - y) / B``.
 
-    Returns an array of the logits' shape, (B,) or (B, 1).
+    Parameters
+    ----------
+    logits : array_like, shape (B,) or (B, 1)
+    y : array_like, shape (B,) or (B, 1)
+        Targets in [0, 1]; one per logit.
+    weights : array_like, shape (B,), optional
+        As for :func:`cross_entropy`.
+
+    Returns
+    -------
+    numpy.ndarray, the shape of ``logits``
     """
     return kernels.binary_cross_entropy(*_checked_binary(logits, y, weights))[1]
 
@@ -171,5 +192,17 @@ def mse(pred, target, weights=None) -> float:
 
 
 def mse_grad(pred, target, weights=None) -> np.ndarray:
-    """Gradient of :func:`mse` w.r.t. ``pred``: ``2 (pred - target) / (B K)``, ``pred``'s shape."""
+    """Gradient of :func:`mse` w.r.t. ``pred``: ``2 (pred - target) / (B K)``.
+
+    Parameters
+    ----------
+    pred : array_like, shape (B,) or (B, K)
+    target : array_like, same shape as ``pred`` (never broadcast)
+    weights : array_like, shape (B,), optional
+        As for :func:`cross_entropy`.
+
+    Returns
+    -------
+    numpy.ndarray, the shape of ``pred``
+    """
     return kernels.mse(*_checked_mse(pred, target, weights))[1]

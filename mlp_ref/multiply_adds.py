@@ -91,7 +91,7 @@ def count_multiply_adds(net: MLP, X, y) -> MultiplyAdds:
     ----------
     net : MLP
     X : array_like, shape (B, d_0)
-    y : array_like
+    y : array_like, shape (B,) or (B, d_L)
         Targets for ``net``'s output head (see :meth:`MLP.check_target`).
 
     Returns

@@ -159,6 +159,8 @@ class ForwardCache:
         ``[a_0, ..., a_L]`` with ``a_0 = X`` of shape ``(B, d_0)``, ``a_l = f(z_l)`` of shape
         ``(B, d_l)``, and ``a_L`` the output (after the output activation).
 
+    Notes
+    -----
     Why keep them: the gradient of layer ``l``'s weights is ``a_{l-1}^T @ delta_l`` and the
     error is passed down through ``f'(z_{l-1})``. Without the cache the backward pass would
     have to recompute the forward pass; with it, memory grows with ``B`` and the widths.

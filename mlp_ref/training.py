@@ -260,8 +260,8 @@ def grad_check(net: MLP, X, y, eps: float = 1e-6, max_params: int = 2000, seed=0
     ----------
     net : MLP
     X : array_like, shape (B, d_0)
-    y : array_like
-        Targets as for ``net.loss_and_grads``.
+    y : array_like, shape (B,) or (B, d_L)
+        Targets as for ``net.loss_and_grads``: class indices, or one row per example.
     eps : float
         Step of the central difference.
     max_params : int

@@ -275,6 +275,19 @@ def mla_params(d: int = 7168, n_heads: int = 128, q_lora_rank: int = 1536, kv_lo
     RMSNorm ``(kv_lora_rank,)``, ``W_kvb (kv_lora_rank, n_heads * (qk_nope + v_head_dim))``,
     ``W_o (n_heads * v_head_dim, d)``; no biases. Defaults are DeepSeek-V3's.
 
+    Parameters
+    ----------
+    d : int
+        Model width.
+    n_heads : int
+        Attention heads.
+    q_lora_rank, kv_lora_rank : int
+        Widths of the compressed query and key-value latents.
+    qk_nope_head_dim, qk_rope_head_dim : int
+        Per-head query and key widths without and with rotary positions.
+    v_head_dim : int
+        Per-head value width.
+
     Returns
     -------
     int
@@ -507,17 +520,35 @@ CONFIGS = (GPT2_SMALL, TRANSFORMER_BASE, QWEN3_0_6B, DEEPSEEK_V3)
 
 
 def transformer_base() -> Breakdown:
-    """The base model of "Attention Is All You Need" (:data:`TRANSFORMER_BASE`)."""
+    """The base model of "Attention Is All You Need" (:data:`TRANSFORMER_BASE`).
+
+    Returns
+    -------
+    Breakdown
+        Where the parameters live, component by component.
+    """
     return breakdown(TRANSFORMER_BASE)
 
 
 def gpt2_small() -> Breakdown:
-    """GPT-2 small (:data:`GPT2_SMALL`); total 124,439,808, the released checkpoint's count."""
+    """GPT-2 small (:data:`GPT2_SMALL`); total 124,439,808, the released checkpoint's count.
+
+    Returns
+    -------
+    Breakdown
+        Where the parameters live, component by component.
+    """
     return breakdown(GPT2_SMALL)
 
 
 def qwen3_0_6b() -> Breakdown:
-    """Qwen3-0.6B (:data:`QWEN3_0_6B`); 596,049,920 in all, 440,467,456 without the embedding."""
+    """Qwen3-0.6B (:data:`QWEN3_0_6B`); 596,049,920 in all, 440,467,456 without the embedding.
+
+    Returns
+    -------
+    Breakdown
+        Where the parameters live, component by component.
+    """
     return breakdown(QWEN3_0_6B)
 
 
@@ -526,5 +557,10 @@ def deepseek_v3() -> Breakdown:
 
     Leaves out the multi-token-prediction (MTP) module of the released checkpoint (about 14B
     more, 685B in all), and the FP8 scaling factors stored with the weights.
+
+    Returns
+    -------
+    Breakdown
+        Where the parameters live, component by component.
     """
     return breakdown(DEEPSEEK_V3)
