@@ -1,0 +1,138 @@
+"""The API reference of ``mlp_ref``, generated from the package: one page per module.
+
+The pages are made when the site is built, never written into ``docs/`` (so ``make serve``
+does not rebuild forever) and never typed: a new module of ``mlp_ref`` gets a page and a
+removed one loses it. Each page is one mkdocstrings directive (``::: mlp_ref.network``) that
+renders the module's public names from their NumPy-style docstrings (the options are in
+mkdocs.yml), then a generated list of the course pages whose code uses the module.
+
+- ``reference/index.md``: the package's own docstring (its conventions) and a table of the
+  modules, each with the first line of its docstring and the page that first uses it;
+- ``reference/<module>.md`` for each module at the top of the package (``_``-prefixed ones
+  are private), in the order the course first uses them (the nav's lessons, then the labs,
+  each page's code read by hooks/api_names.py); modules no page uses come after, by name;
+- ``reference/course.md`` and ``reference/labs.md``: the subpackages, with their modules.
+
+The nav gets a "Reference" section before "Sources". hooks/api_links.py links the lessons'
+code and prose to these pages' entries.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from api_names import load_package, page_codes
+from api_names import Scope, lookup
+from mkdocs.structure.files import File, Files
+
+ROOT = Path(__file__).resolve().parent.parent
+FOLDER = "reference"
+SECTION = "Reference"
+BEFORE = "Sources"  # the nav entry the section goes before (at the end if there is none)
+
+
+@dataclass
+class ReferencePage:
+    """One generated page: the module it documents, and the course pages that use it."""
+
+    module: str  # mlp_ref.network
+    src_uri: str  # reference/network.md
+    summary: str  # the first line of the module's docstring
+    package: bool  # a subpackage (mlp_ref.course): its modules are shown too
+    used_by: list[tuple[str, str]] = field(default_factory=list)  # (title, src_uri) in nav order
+
+    @property
+    def title(self) -> str:
+        return self.module
+
+    def markdown(self) -> str:
+        options = "\n    options:\n      show_submodules: true" if self.package else ""
+        used = "".join(f"\n- [{title}](../{src})" for title, src in self.used_by) or (
+            "\nNo lesson or lab calls it directly.")
+        return (f"::: {self.module}{options}\n\n## Where the course uses it\n\n"
+                f"The pages whose code uses `{self.module}`:\n{used}\n")
+
+
+def nav_pages(nav) -> list[tuple[str, str]]:
+    """(title, src_uri) of every page in the nav config, in order."""
+    found = []
+    for item in nav or []:
+        if isinstance(item, str):
+            found.append((item, item))
+        elif isinstance(item, dict):
+            for title, value in item.items():
+                found += nav_pages(value) if isinstance(value, list) else [(title, value)]
+    return found
+
+
+def module_of(package, path: str) -> str:
+    """The module of the object at ``path``, or, inside a subpackage, the subpackage."""
+    obj = lookup(package, path)
+    target = obj.final_target if obj.is_alias else obj
+    parts = target.module.path.split(".")
+    return ".".join(parts[:2])
+
+
+def reference_pages(package, course: list[tuple[str, str, str]]) -> list[ReferencePage]:
+    """The reference pages, in the order the course first uses their modules.
+
+    ``course`` holds (title, src_uri, text) of the lessons and labs in nav order.
+    """
+    pages = {}
+    for name, module in package.modules.items():
+        if name.startswith("_"):
+            continue
+        summary = module.docstring.value.split("\n", 1)[0] if module.docstring else ""
+        pages[module.path] = ReferencePage(module.path, f"{FOLDER}/{name}.md", summary, module.is_subpackage)
+    first_use = {}
+    for rank, (title, src_uri, text) in enumerate(course):
+        codes = page_codes(src_uri, text)
+        scope = Scope.of(package, codes)
+        modules = {module_of(package, path) for code in codes for path in scope.uses(code)}
+        for module in sorted(modules & pages.keys()):
+            pages[module].used_by.append((title, src_uri))
+            first_use.setdefault(module, rank)
+    return sorted(pages.values(), key=lambda page: (first_use.get(page.module, len(course)), page.package, page.module))
+
+
+def index_markdown(pages: list[ReferencePage]) -> str:
+    """The Reference's first page: the package's docstring, then a table of the modules."""
+    rows = "".join(f"| [`{page.module}`]({Path(page.src_uri).name}) | {page.summary} | "
+                   f"{f'[{page.used_by[0][0]}](../{page.used_by[0][1]})' if page.used_by else '—'} |\n"
+                   for page in pages)
+    return ("# Reference\n\n"
+            "Every public function, class and constant of `mlp_ref`, made from the docstrings of the "
+            "package that the pages run, with the shape of every array. The code blocks of the lessons "
+            "and labs link each name they use to its entry here.\n\n"
+            "## The package\n\n"
+            "::: mlp_ref\n    options:\n      members: false\n      show_root_heading: false\n\n"
+            "## The modules\n\n"
+            "In the order the course first uses them:\n\n"
+            "| module | what it holds | first used in |\n| :--- | :--- | :--- |\n" + rows)
+
+
+# ---------------------------------------------------------------------------------------
+# MkDocs events
+# ---------------------------------------------------------------------------------------
+
+_state: dict = {}
+
+
+def on_config(config):
+    package = load_package()
+    docs = Path(config.docs_dir)
+    course = [(title, src, (docs / src).read_text(encoding="utf-8")) for title, src in nav_pages(config.nav)
+              if src.startswith(("lessons/", "labs/"))]
+    _state["pages"] = pages = reference_pages(package, course)
+    section = {SECTION: [f"{FOLDER}/index.md"] + [{page.title: page.src_uri} for page in pages]}
+    titles = [next(iter(item)) if isinstance(item, dict) else item for item in config.nav]
+    config.nav.insert(titles.index(BEFORE) if BEFORE in titles else len(config.nav), section)
+    return config
+
+
+def on_files(files: Files, config) -> Files:
+    files.append(File.generated(config, f"{FOLDER}/index.md", content=index_markdown(_state["pages"])))
+    for page in _state["pages"]:
+        files.append(File.generated(config, page.src_uri, content=page.markdown()))
+    return files
