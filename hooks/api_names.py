@@ -1,8 +1,8 @@
 """Which objects of ``mlp_ref`` a page's Python code names, as the paths of their reference entries.
 
 Not a hook itself: hooks/api_reference.py (the reference pages, ordered by the lesson that
-first uses each module) and hooks/api_links.py (the links from a page's code and prose to the
-reference) import it.
+first uses each module), hooks/api_links.py (the links from a page's code and prose to the
+reference) and hooks/api_griffe.py (the links in the docstrings) import it.
 
 A reference entry is the *canonical* path of an object, where it is defined
 (``mlp_ref.network.MLP.from_arrays``), even when a page reaches it through a re-export
@@ -34,8 +34,6 @@ from reader_blocks import RUNS_AT_BUILD, parse_fences
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = "mlp_ref"
-
-
 
 _loaded: dict = {}  # the package as last read, under the size and time of each of its files
 
