@@ -25,7 +25,7 @@ import html
 import re
 from pathlib import Path
 
-from api_names import Scope, load_package, lookup, page_codes
+from api_names import Scope, load_package, lookup, page_codes, page_scope
 
 LINK_CLASS = "mlp-api"
 NAME = r'<span class="n">[A-Za-z_]\w*</span>'
@@ -103,6 +103,5 @@ def on_page_content(content: str, page, config, files) -> str:
     codes = page_codes(page.file.src_uri, text)
     if not codes:
         return content
-    scope = Scope.of(load_package(), codes)
-    used = set().union(*(scope.uses(code) for code in codes))
+    scope, used = page_scope(load_package(), codes)
     return link_page(content, scope, used)

@@ -45,7 +45,21 @@ def load_package(root: Path = ROOT) -> griffe.Module:
                   for path in sorted((root / PACKAGE).rglob("*.py")))
     if _loaded.get("stamp") != stamp:
         _loaded.update(stamp=stamp, package=griffe.load(PACKAGE, search_paths=[str(root)], resolve_aliases=True))
+        _scopes.clear()
     return _loaded["package"]
+
+
+_scopes: dict = {}  # a page's code -> its scope and the entries it uses, for the package as last read
+
+
+def page_scope(package, codes: list[str]) -> tuple[Scope, set[str]]:
+    """The :class:`Scope` of a page's code and the entries the code uses, worked out once per
+    code (both hooks ask for every page, and ``make serve`` rebuilds after every edit)."""
+    key = tuple(codes)
+    if key not in _scopes:
+        scope = Scope.of(package, codes)
+        _scopes[key] = scope, set().union(*(scope.uses(code) for code in codes))
+    return _scopes[key]
 
 
 def _target(obj):

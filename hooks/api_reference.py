@@ -15,18 +15,30 @@ mkdocs.yml), then a generated list of the course pages whose code uses the modul
 
 The nav gets a "Reference" section before "Sources". hooks/api_links.py links the lessons'
 code and prose to these pages' entries.
+
+Rendering the pages (mkdocstrings reads the package with griffe and fills its templates) is
+the reference's cost on every build, so a rendered page is kept in ``.cache/reference/``
+under a key of its text, every file of ``mlp_ref``, and what hooks/render_cache.py keys every
+page on (the hooks, the pins, mkdocs.yml, Python; hooks/render_cache.py leaves these pages
+to this hook). mkdocstrings tells mkdocs-autorefs where each entry is while it renders a page;
+those calls are recorded with the page and made again when the page comes from the cache, so
+the links to its entries resolve (and ``--strict`` still fails on a missing one).
+``MLP_CACHE=0`` turns the cache off, as it does the render cache.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from api_names import load_package, page_codes
-from api_names import Scope, lookup
+from api_names import PACKAGE, load_package, lookup, page_codes, page_scope
 from mkdocs.structure.files import File, Files
+from render_cache import _restore, _saved, cache_key, enabled
 
 ROOT = Path(__file__).resolve().parent.parent
+CACHE = ROOT / ".cache" / "reference"
 FOLDER = "reference"
 SECTION = "Reference"
 BEFORE = "Sources"  # the nav entry the section goes before (at the end if there is none)
@@ -87,9 +99,8 @@ def reference_pages(package, course: list[tuple[str, str, str]]) -> list[Referen
         pages[module.path] = ReferencePage(module.path, f"{FOLDER}/{name}.md", summary, module.is_subpackage)
     first_use = {}
     for rank, (title, src_uri, text) in enumerate(course):
-        codes = page_codes(src_uri, text)
-        scope = Scope.of(package, codes)
-        modules = {module_of(package, path) for code in codes for path in scope.uses(code)}
+        _, used = page_scope(package, page_codes(src_uri, text))
+        modules = {module_of(package, path) for path in used}
         for module in sorted(modules & pages.keys()):
             pages[module].used_by.append((title, src_uri))
             first_use.setdefault(module, rank)
@@ -132,7 +143,57 @@ def on_config(config):
 
 
 def on_files(files: Files, config) -> Files:
+    _state["digest"] = package_digest()
+    _state["sources"] = {f"{FOLDER}/index.md"} | {page.src_uri for page in _state["pages"]}
     files.append(File.generated(config, f"{FOLDER}/index.md", content=index_markdown(_state["pages"])))
     for page in _state["pages"]:
         files.append(File.generated(config, page.src_uri, content=page.markdown()))
     return files
+
+
+def package_digest(root: Path = ROOT) -> str:
+    """A digest of every file of mlp_ref: what a reference page documents."""
+    digest = hashlib.sha256()
+    for path in sorted((root / PACKAGE).rglob("*.py")):
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def on_pre_page(page, config, files):
+    """Wrap a reference page's render: from the cache when its key matches, else rendered,
+    with mkdocstrings's registrations of its entries recorded, and stored."""
+    if page.file.src_uri not in _state["sources"]:
+        return page
+    render, autorefs = page.render, config.plugins["autorefs"]
+
+    def cached_render(config, files):
+        key = cache_key(page.markdown, {"reference": _state["digest"]})
+        entry = CACHE / f"{Path(page.file.src_uri).stem}-{key}.json"
+        if enabled() and entry.is_file():
+            stored = json.loads(entry.read_text(encoding="utf-8"))
+            _restore(page, stored["page"], files)
+            for call in stored["anchors"]:
+                autorefs.register_anchor(page, call["identifier"], call["anchor"], title=call["title"],
+                                         primary=call["primary"])
+            return
+        calls = []
+        register = autorefs.register_anchor
+
+        def recording(on_page, identifier, anchor=None, *, title=None, primary=True):
+            if on_page is page:
+                calls.append({"identifier": identifier, "anchor": anchor, "title": title, "primary": primary})
+            return register(on_page, identifier, anchor, title=title, primary=primary)
+
+        autorefs.register_anchor = recording
+        try:
+            render(config, files)
+        finally:
+            del autorefs.register_anchor  # the plugin's own method again
+        if enabled():
+            CACHE.mkdir(parents=True, exist_ok=True)
+            for old in CACHE.glob(f"{Path(page.file.src_uri).stem}-*.json"):
+                old.unlink()
+            entry.write_text(json.dumps({"page": _saved(page), "anchors": calls}), encoding="utf-8")
+
+    page.render = cached_render
+    return page
