@@ -42,6 +42,11 @@ def xor_by_hand() -> MLP:
 
     ``h1 = relu(x1 + x2)``, ``h2 = relu(x1 + x2 - 1)``, ``y = h1 - 2 h2``: ``W1`` all ones
     (2, 2), ``b1 = (0, -1)``, ``W2 = (1, -2)`` as (2, 1), ``b2 = 0``, identity output.
+
+    Returns
+    -------
+    MLP
+        The network, sizes ``[2, 2, 1]``.
     """
     return MLP.from_arrays(weights=[np.array([[1.0, 1.0], [1.0, 1.0]]), np.array([[1.0], [-2.0]])],
                            biases=[np.array([0.0, -1.0]), np.array([0.0])], activation="relu", output="identity")
