@@ -271,7 +271,7 @@ def on_pre_build(config):
 
 def on_pre_page(page, config, files):
     """Wrap the page's render: from the cache when its key matches, else rendered and stored."""
-    if page.file.generated_by is not None:  # made by a hook from mlp_ref (the API reference): rendered each build
+    if page.file.generated_by is not None:  # the API reference's pages: hooks/api_reference.py caches them
         return page
     render = page.render  # MkDocs's, or mkdocs-jupyter's for a lab
     prefix = page.file.src_uri.replace("/", "_")
