@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 HOST   ?= 127.0.0.1:8000
 
-.PHONY: help serve site test bench serve-timing lock clean
+.PHONY: help serve site test bench serve-timing audit lock clean
 
 help:
 	@echo "make serve  - build the site and serve it on http://$(HOST) with live reload"
@@ -15,6 +15,7 @@ help:
 	@echo "make site   - build the static site into site/"
 	@echo "make bench  - run the benchmarks (ratios against peers measured in the same run)"
 	@echo "make serve-timing - how quickly the live preview follows an edit of prose and of mlp_ref"
+	@echo "make audit  - Lighthouse performance and accessibility of every built page; fails below target"
 	@echo "make lock   - re-resolve requirements.in into the pins of requirements.txt"
 
 NODE_STAMP := node_modules/.package-lock.json
@@ -49,6 +50,16 @@ bench: $(STAMP)
 
 serve-timing: $(STAMP)
 	$(BIN)/python benchmarks/serve_timing.py
+
+# Lighthouse, pinned in audit/package-lock.json, installed with npm ci (its own folder: no root package.json).
+AUDIT_NPM := audit/node_modules/.package-lock.json
+$(AUDIT_NPM): audit/package.json audit/package-lock.json
+	cd audit && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+# Every page of a fresh strict build, served with gzip, as a phone and as a desktop (audit/lighthouse.py).
+audit: site $(AUDIT_NPM)
+	$(BIN)/python -m audit.lighthouse site
 
 # Resolve the top-level requirements afresh in a throw-away environment and freeze the result.
 # pip runs with its defaults only (no configuration file, no PIP_* variable), as on a reader's
