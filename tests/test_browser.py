@@ -5,9 +5,11 @@ Every page loads with no console error, no failed request and no request to any 
 screen reader, no math script) and is drawn at full size on a phone; every image has loaded;
 at 1280 px no equation, table or code block is wider than its box; a page weighs less than
 its budget; a collapsible answer opens on click; search finds a word that only lesson 1
-contains; nothing is wider than a phone's screen.
+contains; nothing is wider than a phone's screen;
+axe finds no serious or critical violation, light or dark, on a desktop or a phone
+(tests/axe_audit.py).
 
-Chromium is Debian's (``/usr/bin/chromium``) or the one named by ``CHROMIUM_PATH``;
+Chromium is Debian's (``/usr/bin/chromium``) or the one named by ``CHROMIUM_PATH`` (audit/chromium.py);
 Playwright never downloads a browser. Without one the test skips with the reason, unless
 ``MLP_REQUIRE_BROWSER`` is set (``.ci/run`` sets it), which makes that a failure.
 """
@@ -18,26 +20,15 @@ import gzip
 import json
 import os
 import re
-import shutil
 from collections import Counter
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 import pytest
 
-from tests import pagekit
+from audit.chromium import LAUNCH_ARGS, chromium_path
+from tests import axe_audit, pagekit
 from tests.page_blocks import STATS
-
-LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-               "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
-def chromium_path() -> str | None:
-    for candidate in (os.environ.get("CHROMIUM_PATH"), "/usr/bin/chromium", "/usr/bin/chromium-browser",
-                      shutil.which("chromium"), shutil.which("google-chrome")):
-        if candidate and Path(candidate).is_file():
-            return candidate
-    return None
 
 
 def skip_or_fail(reason: str):
@@ -176,9 +167,10 @@ BOXES = """() => {
 }"""
 
 
+# An evaluation is a script for page.evaluate or a function of the page (axe: light, then dark).
 VIEWPORTS = {
-    "desktop": ({"math": MATH_STATS, "images": IMAGES, "boxes": BOXES}, {}),
-    "phone": ({"layout": PHONE_LAYOUT, "boxes": BOXES},
+    "desktop": ({"math": MATH_STATS, "images": IMAGES, "boxes": BOXES, "axe": axe_audit.audit}, {}),
+    "phone": ({"layout": PHONE_LAYOUT, "boxes": BOXES, "axe": axe_audit.audit},
               {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}),
 }
 
@@ -201,7 +193,8 @@ def observe(browser, server) -> dict[str, dict[str, dict]]:
             in_flight.append((viewport, source, PageVisit(browser, url, background=True, **VIEWPORTS[viewport][1])))
         viewport, source, visit = in_flight.pop(0)
         visit.settle()
-        results = {name: visit.page.evaluate(script) for name, script in VIEWPORTS[viewport][0].items()}
+        results = {name: script(visit.page) if callable(script) else visit.page.evaluate(script)
+                   for name, script in VIEWPORTS[viewport][0].items()}
         observed[viewport][source] = {**results, "problems": list(visit.problems), "requested": list(visit.requested)}
         visit.close()
     return observed
@@ -342,4 +335,18 @@ def test_pages_fit_a_phone_screen(phone, desktop):
         if seen["boxes"]["scrolling_unmarked"]:
             failures.append(f"{source}: boxes that scroll sideways without showing it: {seen['boxes']['scrolling_unmarked']}")
         failures += [f"{source} on a phone: {problem}" for problem in seen["problems"]]
+    assert failures == [], "\n".join(failures)
+
+
+def test_no_serious_accessibility_violation(visits):
+    """axe: no serious or critical violation on any page, light and dark, at 1280 and 390 px."""
+    failures = []
+    for viewport, pages in visits.items():
+        for source, seen in pages.items():
+            for expected, run in zip(("default", "slate"), (seen["axe"]["light"], seen["axe"]["dark"])):
+                where = f"{source} ({viewport}, {expected})"
+                if run["scheme"] != expected:
+                    failures.append(f"{where}: axe ran with data-md-color-scheme={run['scheme']!r}")
+                failures += [f"{where}: {v['id']} ({v['impact']}) on {v['count']} nodes, e.g. {v['nodes']}"
+                             for v in axe_audit.blocking(run)]
     assert failures == [], "\n".join(failures)
