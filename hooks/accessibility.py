@@ -21,7 +21,8 @@ Every edited element is marked ``data-mlp-scroll`` (its focus ring is in
 
 Material removes the ``tabindex`` of a code block on a screen without hover (a phone) and of
 one that does not overflow; ``javascripts/scroll-boxes.js`` puts it back where the block
-overflows. Everything else happens here, when the site is built.
+overflows. Everything else happens here, when the site is built. tests/test_site_scroll_boxes.py
+reads the built pages; the browser test runs axe-core on them.
 """
 
 from __future__ import annotations

@@ -167,7 +167,8 @@ BOXES = """() => {
 }"""
 
 
-# An evaluation is a script for page.evaluate or a function of the page (axe: light, then dark).
+# An evaluation is a script for page.evaluate or a function of the page. axe comes last: it
+# leaves the page in the dark scheme.
 VIEWPORTS = {
     "desktop": ({"math": MATH_STATS, "images": IMAGES, "boxes": BOXES, "axe": axe_audit.audit}, {}),
     "phone": ({"layout": PHONE_LAYOUT, "boxes": BOXES, "axe": axe_audit.audit},
