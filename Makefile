@@ -51,7 +51,8 @@ bench: $(STAMP)
 serve-timing: $(STAMP)
 	$(BIN)/python benchmarks/serve_timing.py
 
-# Lighthouse, pinned in audit/package-lock.json, installed with npm ci (its own folder: no root package.json).
+# Lighthouse, pinned in audit/package-lock.json, installed with npm ci in a folder of its own (the
+# root package.json holds what the site build needs; Lighthouse is only for the audit).
 AUDIT_NPM := audit/node_modules/.package-lock.json
 $(AUDIT_NPM): audit/package.json audit/package-lock.json
 	cd audit && npm ci --no-audit --no-fund --loglevel=error
