@@ -8,12 +8,24 @@ scheme), then the page's own palette toggle is clicked, which sets ``data-md-col
 scheme each run saw, so a toggle that stopped switching fails the test instead of checking
 the light page twice. In dark mode only the rules that depend on colour run again (contrast,
 links told from text by more than colour): every other rule sees the same page as in light mode.
+
+axe costs seconds per page (lesson 3: about 9 s of its 9.5 s is the contrast check, over the
+page's 9,000 elements), so a result is kept in ``.cache/axe/`` under a key of everything that
+decides it (:func:`audit_key`): the page's HTML, the site's style sheets, scripts, fonts and
+images, the viewport, the browser's version, axe's script and this module. A page whose files did not change is not
+audited again; ``MLP_CACHE=0`` audits every page.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
+import os
+import re
 from pathlib import Path
+
+from tests import pagekit
 
 BLOCKING = ("serious", "critical")  # the impacts that issue 14 allows none of
 
@@ -64,6 +76,59 @@ TOGGLE_SCHEME = """async () => {
     await new Promise(resolve => requestAnimationFrame(() => requestAnimationFrame(resolve)));
     return {before, after: document.body.getAttribute('data-md-color-scheme')};
 }"""
+
+
+CACHE = pagekit.ROOT / ".cache" / "axe"
+CACHE_SWITCH = "MLP_CACHE"  # the switch of the build's render cache and the reader's runs
+
+# The test run's site is built for the address it is served at, a free port that changes from
+# run to run; the port is not part of what axe sees.
+SERVED_PORT = re.compile(rb"127\.0\.0\.1:\d+")
+
+
+# What a page's look depends on besides its HTML: the site's style sheets, scripts, fonts and images.
+ASSET_SUFFIXES = {".css", ".js", ".woff", ".woff2", ".ttf", ".svg", ".png", ".jpg", ".gif", ".webp", ".ico"}
+
+
+@functools.cache
+def assets_digest(site: Path) -> str:
+    """A digest of every style sheet, script, font and image of the built site."""
+    digest = hashlib.sha256()
+    for file in sorted(site.rglob("*")):
+        if file.suffix in ASSET_SUFFIXES and file.is_file():
+            digest.update(f"\0{file.relative_to(site).as_posix()}\0".encode())
+            digest.update(file.read_bytes())
+    return digest.hexdigest()
+
+
+def audit_key(site: Path, page_html: Path, viewport: dict, browser_version: str) -> str:
+    """A digest of everything an audit depends on; the same key gives the same result.
+
+    It covers the page's HTML (with the served port left out), the site's assets
+    (:func:`assets_digest`), the viewport (the browser context's options: size, touch, mobile),
+    the browser's version, axe's script and this module.
+    """
+    digest = hashlib.sha256()
+    digest.update(json.dumps([viewport, browser_version, assets_digest(site)], sort_keys=True).encode())
+    digest.update(Path(__file__).read_bytes())
+    digest.update(axe_source().encode())
+    digest.update(SERVED_PORT.sub(b"127.0.0.1:PORT", page_html.read_bytes()))
+    return digest.hexdigest()
+
+
+def cached_audit(page, site: Path, page_html: Path, viewport: dict) -> dict:
+    """:func:`audit` of the open page (``page_html`` of the built ``site``), or the result kept
+    under the same :func:`audit_key`. The result says whether it was ``reused``.
+    """
+    use_cache = os.environ.get(CACHE_SWITCH, "1") != "0"
+    stored = CACHE / f"{audit_key(site, page_html, viewport, page.context.browser.version)}.json"
+    if use_cache and stored.is_file():
+        return {**json.loads(stored.read_text(encoding="utf-8")), "reused": True}
+    result = audit(page)
+    if use_cache:
+        CACHE.mkdir(parents=True, exist_ok=True)
+        stored.write_text(json.dumps(result), encoding="utf-8")
+    return {**result, "reused": False}
 
 
 def audit(page) -> dict:

@@ -119,5 +119,6 @@ def pytest_terminal_summary(terminalreporter):
     terminalreporter.section("what the pages made us run")
     for key in ("pages with code", "code blocks", "snippets embedded", "snippet scripts",
                 "pages built", "figures generated", "tables generated", "notebooks executed",
-                "pages checked in the browser", "widget settings compared"):
+                "pages checked in the browser", "axe audits run", "axe audits reused",
+                "widget settings compared"):
         terminalreporter.write_line(f"{key:>28}: {STATS.get(key, 0)}")

@@ -89,9 +89,10 @@ class PageVisit:
 
 
 def page_urls(server) -> list[tuple[str, str]]:
-    """(source file, URL of its built page) for every page in the nav."""
+    """(source file, URL of its built page) for every page in the nav and the execution report
+    (a page the build writes, outside the nav)."""
     urls = []
-    for source in pagekit.nav_sources():
+    for source in [*pagekit.nav_sources(), pagekit.load_hook("verification").REPORT]:
         folder = pagekit.built_page(Path("."), source).parent.as_posix()  # "." for the home page
         urls.append((source, f"{server}/" if folder == "." else f"{server}/{folder}/"))
     return urls
@@ -167,20 +168,21 @@ BOXES = """() => {
 }"""
 
 
-# An evaluation is a script for page.evaluate or a function of the page. axe comes last: it
-# leaves the page in the dark scheme.
+# The evaluations of each viewport, and its browser context's options. axe runs after them
+# (it leaves the page in the dark scheme).
 VIEWPORTS = {
-    "desktop": ({"math": MATH_STATS, "images": IMAGES, "boxes": BOXES, "axe": axe_audit.audit}, {}),
-    "phone": ({"layout": PHONE_LAYOUT, "boxes": BOXES, "axe": axe_audit.audit},
+    "desktop": ({"math": MATH_STATS, "images": IMAGES, "boxes": BOXES}, {}),
+    "phone": ({"layout": PHONE_LAYOUT, "boxes": BOXES},
               {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}),
 }
 
 
-def observe(browser, server) -> dict[str, dict[str, dict]]:
+def observe(browser, server, built_site) -> dict[str, dict[str, dict]]:
     """Open every page once per viewport and run that viewport's evaluations.
 
     Returns {viewport: {source: results}}; each page's results hold ``problems`` (console errors,
-    failed or foreign requests), the URLs it ``requested`` and one entry per evaluation, so that
+    failed or foreign requests), the URLs it ``requested``, one entry per evaluation and ``axe``
+    (tests/axe_audit.py; kept in .cache/axe/ while the page and the site's assets are unchanged), so that
     the checks below share one visit per page and viewport. One page per core is in flight: while
     this process reads one, the next ones load in the browser, desktop and phone visits in one stream.
     """
@@ -194,16 +196,20 @@ def observe(browser, server) -> dict[str, dict[str, dict]]:
             in_flight.append((viewport, source, PageVisit(browser, url, background=True, **VIEWPORTS[viewport][1])))
         viewport, source, visit = in_flight.pop(0)
         visit.settle()
-        results = {name: script(visit.page) if callable(script) else visit.page.evaluate(script)
-                   for name, script in VIEWPORTS[viewport][0].items()}
+        results = {name: visit.page.evaluate(script) for name, script in VIEWPORTS[viewport][0].items()}
+        results["axe"] = axe_audit.cached_audit(visit.page, built_site, pagekit.built_page(built_site, source),
+                                                VIEWPORTS[viewport][1])
         observed[viewport][source] = {**results, "problems": list(visit.problems), "requested": list(visit.requested)}
         visit.close()
     return observed
 
 
 @pytest.fixture(scope="module")
-def visits(browser, server):
-    return observe(browser, server)
+def visits(browser, server, built_site):
+    observed = observe(browser, server, built_site)
+    reused = [seen["axe"]["reused"] for pages in observed.values() for seen in pages.values()]
+    STATS["axe audits run"], STATS["axe audits reused"] = reused.count(False), reused.count(True)
+    return observed
 
 
 @pytest.fixture(scope="module")
