@@ -7,12 +7,15 @@ desktop (``--preset=desktop``), with the system Chromium headless and the browse
 flags, and prints a table of the scores. Exits 1 when a page misses a target in ``TARGETS``.
 
 Lighthouse's performance score depends on this machine's speed and load (the CPU time it
-measures is scaled, not replaced): run it on a quiet machine.
-Run: ``python -m audit.lighthouse [SITE_FOLDER]``.
+measures is scaled, not replaced): run it on a quiet machine, and with ``--runs N`` (``make
+audit AUDIT_RUNS=3``) each page is measured N times and the run with the median performance
+score counts. The table starts with the load average it was measured at.
+Run: ``python -m audit.lighthouse [SITE_FOLDER] [--runs N]``.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
@@ -72,6 +75,12 @@ def summarize(report: dict) -> dict:
     return {"scores": scores, "metrics": metrics, "failed": failed}
 
 
+def median_run(summaries: list[dict]) -> dict:
+    """The summary whose performance score is the median of ``summaries`` (the lower one of an even count)."""
+    ranked = sorted(summaries, key=lambda summary: summary["scores"]["performance"])
+    return ranked[(len(ranked) - 1) // 2]
+
+
 def misses(page: str, form_factor: str, summary: dict) -> list[str]:
     """The targets this page misses in this form factor, as sentences."""
     return [f"{page or '(home)'} {form_factor}: {category} {summary['scores'][category]} < {lowest}"
@@ -89,7 +98,13 @@ def row(page: str, results: dict[str, dict]) -> str:
 
 
 def main(argv: list[str]) -> int:
-    site = Path(argv[1] if len(argv) > 1 else "site").resolve()
+    parser = argparse.ArgumentParser(prog="python -m audit.lighthouse", description=__doc__.split("\n")[0])
+    parser.add_argument("site", nargs="?", default="site", help="the built site's folder (make site)")
+    parser.add_argument("--runs", type=int, default=1, help="Lighthouse runs per page and form factor; the median counts")
+    args = parser.parse_args(argv[1:])
+    if args.runs < 1:
+        parser.error(f"--runs must be a positive number of runs, got {args.runs}")
+    site = Path(args.site).resolve()
     if not (site / "index.html").is_file():
         print(f"no built site in {site}: run 'make site' first", file=sys.stderr)
         return 2
@@ -102,18 +117,22 @@ def main(argv: list[str]) -> int:
         return 2
     httpd, base = serve(site)
     start = time.perf_counter()
+    print(f"load average at the start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores;"
+          f" median of {args.runs} run(s) per page and form factor")
     print(f"{'page':42} {'mobile':>6} {'a11y':>6} {'desktop':>7} {'a11y':>7}"
           f" {'FCP s':>7} {'LCP s':>7} {'TBT s':>7} {'KiB gz':>8}   (metrics: mobile)")
     failures: list[str] = []
     try:
         for page in pages(site):
-            results = {factor: summarize(run_lighthouse(f"{base}/{page}", factor, chromium))
+            results = {factor: median_run([summarize(run_lighthouse(f"{base}/{page}", factor, chromium))
+                                           for _ in range(args.runs)])
                        for factor in ("mobile", "desktop")}
             print(row(page, results), flush=True)
             failures += [miss for factor, summary in results.items() for miss in misses(page, factor, summary)]
     finally:
         httpd.shutdown()
-    print(f"{len(pages(site))} pages audited in {time.perf_counter() - start:.0f} s; targets: "
+    print(f"{len(pages(site))} pages audited in {time.perf_counter() - start:.0f} s"
+          f" (load average at the end: {os.getloadavg()[0]:.2f}); targets: "
           + ", ".join(f"{factor} {category} >= {lowest}" for (factor, category), lowest in TARGETS.items()))
     for failure in failures:
         print("BELOW TARGET:", failure)
