@@ -136,24 +136,21 @@ def main() -> int:
                   f"the server used {cpu_seconds(serve.pid) - cpu:.1f} s of CPU; "
                   f"rendered again: {', '.join(rerendered(before, entries(folder))) or 'none'}")
 
-            wait_idle(serve.pid)
-            builds, before = sum(BUILT in line for line in log), entries(folder)
-            code = folder / "mlp_ref" / "activations.py"
-            code.write_text(code.read_text(encoding="utf-8") + "\n# a line added to time the live preview\n",
-                            encoding="utf-8")
-            seconds = wait_for(lambda: sum(BUILT in line for line in log) > builds)
-            again = rerendered(before, entries(folder))
+            def edit_code(name: str) -> tuple[float, list[str]]:
+                """Add a comment line to ``name`` once the server is idle: (seconds to rebuild, pages rendered again)."""
+                wait_idle(serve.pid)
+                builds, before = sum(BUILT in line for line in log), entries(folder)
+                code = folder / name
+                code.write_text(code.read_text(encoding="utf-8") + "\n# a line added to time the live preview\n",
+                                encoding="utf-8")
+                seconds = wait_for(lambda: sum(BUILT in line for line in log) > builds)
+                return seconds, rerendered(before, entries(folder))
+
+            seconds, again = edit_code("mlp_ref/activations.py")
             print(f"mlp_ref edited: site rebuilt {seconds:.1f} s later; rendered again: {len(again)} pages "
                   f"({', '.join(again)})")
-
             # A module that only Lab B imports: only Lab B's page is rendered again.
-            wait_idle(serve.pid)
-            builds, before = sum(BUILT in line for line in log), entries(folder)
-            code = folder / LAB_B_MODULE
-            code.write_text(code.read_text(encoding="utf-8") + "\n# a line added to time the live preview\n",
-                            encoding="utf-8")
-            seconds = wait_for(lambda: sum(BUILT in line for line in log) > builds)
-            again = rerendered(before, entries(folder))
+            seconds, again = edit_code(LAB_B_MODULE)
             print(f"{LAB_B_MODULE} edited: site rebuilt {seconds:.1f} s later; rendered again: "
                   f"{', '.join(again) or 'none'}")
         finally:
