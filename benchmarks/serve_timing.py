@@ -13,9 +13,10 @@ and prints:
    rebuilt, and which pages were rendered again: every page whose code imports ``mlp_ref``, labs
    included, because a render's key covers the modules of ``mlp_ref`` its code imports, followed
    through their own imports (hooks/render_cache.py) — no output of the old code survives;
-4. after one comment line is added to a module of Lab B's code, the same. The keys predict that
-   only Lab B's page is rendered again (no other page's code imports it); the list printed is
-   what happened.
+4. after one comment line is added to a module of Lab B's code, the same: Lab B's page (no other
+   page's code imports the module) and the pages with a "Before you start" box, whose text names
+   the mlp_ref wheel by its SHA-256, which any edit of mlp_ref changes (the home page and the
+   lessons with a coding exercise); no other.
 
 The copy is edited, never the checkout. Timings depend on the machine and its load: this
 prints them, it asserts nothing. Run: ``python benchmarks/serve_timing.py`` (``make serve-timing``).
@@ -150,7 +151,7 @@ def main() -> int:
             seconds, again = edit_code("mlp_ref/activations.py")
             print(f"mlp_ref edited: site rebuilt {seconds:.1f} s later; rendered again: {len(again)} pages "
                   f"({', '.join(again)})")
-            # A module that only Lab B imports: the keys predict that only Lab B's page renders again.
+            # A module that only Lab B imports: Lab B's page, and the pages whose box names the new wheel.
             seconds, again = edit_code(LAB_B_MODULE)
             print(f"{LAB_B_MODULE} edited: site rebuilt {seconds:.1f} s later; rendered again: "
                   f"{', '.join(again) or 'none'}")
