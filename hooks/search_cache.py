@@ -16,19 +16,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from importlib import metadata
 from pathlib import Path
 
 from material.plugins.search.plugin import SearchPlugin
+from render_cache import SITE, enabled
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / ".cache" / "search"
-SITE = "\x00site_url\x00"
-
-
-def enabled() -> bool:
-    return os.environ.get("MLP_CACHE", "1") != "0"
+SITE_IN_JSON = json.dumps(SITE)[1:-1]  # the placeholder as it stands inside a stored JSON string
 
 
 def _toc(toc) -> list:
@@ -56,7 +52,7 @@ def cached_indexing(index, settings: dict, site_url: str, cache: Path = CACHE):
         entry = cache / f"{prefix}-{digest(page, settings, site_url)}.json"
         if entry.is_file():
             text = entry.read_text(encoding="utf-8")
-            index.entries.extend(json.loads(text.replace(json.dumps(SITE)[1:-1], site_url)))
+            index.entries.extend(json.loads(text.replace(SITE_IN_JSON, site_url)))
             return
         before = len(index.entries)
         index_page(page)
@@ -64,7 +60,7 @@ def cached_indexing(index, settings: dict, site_url: str, cache: Path = CACHE):
         for old in cache.glob(f"{prefix}-*.json"):
             old.unlink()
         text = json.dumps(index.entries[before:])
-        entry.write_text(text.replace(site_url, json.dumps(SITE)[1:-1]) if site_url else text, encoding="utf-8")
+        entry.write_text(text.replace(site_url, SITE_IN_JSON) if site_url else text, encoding="utf-8")
 
     return add_entry_from_context
 
