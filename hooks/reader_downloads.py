@@ -88,7 +88,8 @@ def _build_wheel(digest: str) -> Path:
         kept.mkdir(parents=True, exist_ok=True)
         partial = kept / f".{wheel.name}.{os.getpid()}"  # a build beside this one never reads half a file
         shutil.copy2(wheel, partial)
-        return Path(os.replace(partial, kept / wheel.name) or kept / wheel.name)
+        os.replace(partial, kept / wheel.name)
+        return kept / wheel.name
     return _pip_wheel()
 
 

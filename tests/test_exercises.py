@@ -35,6 +35,7 @@ from pathlib import Path
 import pytest
 
 from tests import early, pagekit
+from tests.notebook_runs import CACHE_SWITCH  # one switch for every cache of the build and the tests
 
 EXERCISES = sorted((pagekit.DOCS / "exercises").glob("*/test_*.py"))
 
@@ -96,17 +97,17 @@ def run_all(config: pytest.Config) -> dict:
             jobs[name, kind] = (test_file, source, folder / kind, None)
         jobs[name, "without mlp_ref"] = (test_file, solution_of(test_file), folder / "without",
                                          without_mlp_ref(folder))
-    done = {key: reused(job) for key, job in jobs.items()}
+    entries = {key: entry_of(job) for key, job in jobs.items()}  # each key hashes all of mlp_ref: once
+    done = {key: reused(entries[key]) for key in jobs}
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         futures = {key: pool.submit(run_reader_tests, *job) for key, job in jobs.items() if done[key] is None}
         for key, future in futures.items():
-            done[key] = keep(jobs[key], future.result())
+            done[key] = keep(entries[key], future.result())
     return done
 
 
 # --- runs kept under a key of everything they depend on (MLP_CACHE=0: none kept) --------------
 CACHE = pagekit.ROOT / ".cache" / "exercises"
-CACHE_SWITCH = "MLP_CACHE"
 
 
 def run_key(job, root: Path = pagekit.ROOT) -> str:
@@ -122,22 +123,20 @@ def run_key(job, root: Path = pagekit.ROOT) -> str:
     return digest.hexdigest()[:24]
 
 
-def _entry(job) -> Path:
+def entry_of(job) -> Path:
     test_file, source, folder, _ = job
     return CACHE / f"{test_file.parent.name}-{folder.name}-{run_key(job)}.json"
 
 
-def reused(job) -> subprocess.CompletedProcess | None:
-    entry = _entry(job)
+def reused(entry: Path) -> subprocess.CompletedProcess | None:
     if os.environ.get(CACHE_SWITCH, "1") == "0" or not entry.is_file():
         return None
     stored = json.loads(entry.read_text(encoding="utf-8"))
     return subprocess.CompletedProcess(stored["args"], stored["returncode"], stored["stdout"], stored["stderr"])
 
 
-def keep(job, result: subprocess.CompletedProcess) -> subprocess.CompletedProcess:
+def keep(entry: Path, result: subprocess.CompletedProcess) -> subprocess.CompletedProcess:
     """Store a run whose tests ran (exit 0 or 1); one that could not even run is tried again next time."""
-    entry = _entry(job)
     if os.environ.get(CACHE_SWITCH, "1") != "0" and result.returncode in (0, 1):
         CACHE.mkdir(parents=True, exist_ok=True)
         for old in CACHE.glob(entry.name.rsplit("-", 1)[0] + "-*.json"):
