@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import re
 from fractions import Fraction
 from types import SimpleNamespace
 
@@ -29,6 +30,7 @@ import numpy as np
 import mlp_ref
 from mlp_ref.labs.charlm.experiment import CharLMSettings
 from mlp_ref.labs.charlm.data import split_words
+from mlp_ref.course.i18n import language, ru_plural
 from mlp_ref.course.tables import format_count, format_number
 from mlp_ref.labs.digits.experiment import LATE_EPOCHS, PARITY_TOLERANCE, DigitsSettings
 
@@ -49,8 +51,9 @@ WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
 
 
 def _word(n: int) -> str:
-    """A small count as a word ("three"), as prose writes it; larger ones as digits."""
-    return WORDS[n] if 0 <= n < len(WORDS) else format_count(n)
+    """A small count as a word ("three"), as English prose writes it; larger ones, and every
+    count of the Russian edition (whose words change with case and gender), as digits."""
+    return WORDS[n] if 0 <= n < len(WORDS) and language() == "en" else format_count(n)
 
 
 #: Words read per minute: the average silent-reading rate of adults for English non-fiction in
@@ -506,6 +509,21 @@ def namespaces() -> dict[str, SimpleNamespace]:
     return {name: SimpleNamespace(**make()) for name, make in PAGES.items()}
 
 
+def counted(value: str, one: str, few: str, many: str) -> str:
+    """A count said with the Russian noun that agrees with it: ``{@ l3.steps | counted("строка", "строки", "строк") @}``.
+
+    ``value`` is a value of this module as the prose reads it (``"4"``, ``"101\u202f770"``); a
+    fraction takes the form of 2–4 (``2.5 строки``), as Russian says it.
+    """
+    digits = value.replace(",", "").replace("\u202f", "")
+    if re.fullmatch(r"-?\d+", digits):
+        return f"{value} {ru_plural(int(digits), one, few, many)}"
+    if re.fullmatch(r"-?\d+\.\d+", digits):
+        return f"{value} {few}"
+    raise ValueError(f"counted: expected a number, received {value!r}")
+
+
 def define_env(env) -> None:
     """mkdocs-macros-plugin's entry point: every page's namespace becomes a template variable."""
     env.variables.update(namespaces())
+    env.filter(counted)

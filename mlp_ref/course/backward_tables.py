@@ -17,6 +17,7 @@ import numpy as np
 
 from mlp_ref.multiply_adds import MultiplyAdds
 from mlp_ref.network import MLP, check_mlp
+from mlp_ref.course.i18n import say
 from mlp_ref.course.tables import format_count, format_number, markdown_table
 
 __all__ = ["backward_by_hand", "multiply_add_table"]
@@ -101,7 +102,8 @@ def backward_by_hand(net: MLP, x, y: float, decimals: int = 4) -> str:
                 dW1[i][j], grads.weights[0][i, j])
     for j in range(h):
         row(f"∂L/∂b1[{j + 1}]", f"({h},)", f"δ1[{j + 1}]", d1[j], grads.biases[0][j])
-    return markdown_table(["quantity", "shape", "by hand", "value", "mlp_ref"], rows, "lllrr")
+    return markdown_table([say("quantity", ru="величина"), say("shape", ru="форма"),
+                           say("by hand", ru="вручную"), say("value", ru="значение"), "mlp_ref"], rows, "lllrr")
 
 
 def multiply_add_table(counts: MultiplyAdds) -> str:
@@ -113,10 +115,13 @@ def multiply_add_table(counts: MultiplyAdds) -> str:
         A Markdown table: pass, product (operand shapes), multiply-adds ``m k n``.
     """
     rows = []
-    for name, products in (("forward", counts.forward), ("backward", counts.backward)):
+    forward, backward = say("forward", ru="прямой"), say("backward", ru="обратный")
+    for name, products in ((forward, counts.forward), (backward, counts.backward)):
         for a, b in products:
             rows.append([name, f"({a[0]}, {a[1]}) @ ({b[0]}, {b[1]})", format_count(a[0] * a[1] * b[1])])
-    rows.append(["**forward, total**", "", f"**{format_count(counts.forward_total)}**"])
-    rows.append(["**backward, total**", "", f"**{format_count(counts.backward_total)}**"])
-    rows.append(["**backward / forward**", "", f"**{format_number(counts.ratio, 2)}**"])
-    return markdown_table(["pass", "product", "multiply-adds"], rows, "llr")
+    total = say("total", ru="всего")
+    rows.append([f"**{forward}, {total}**", "", f"**{format_count(counts.forward_total)}**"])
+    rows.append([f"**{backward}, {total}**", "", f"**{format_count(counts.backward_total)}**"])
+    rows.append([f"**{backward} / {forward}**", "", f"**{format_number(counts.ratio, 2)}**"])
+    return markdown_table([say("pass", ru="проход"), say("product", ru="произведение"),
+                           say("multiply-adds", ru="умножений-сложений")], rows, "llr")

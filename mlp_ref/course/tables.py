@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from mlp_ref.course.i18n import THOUSANDS, language
 from mlp_ref.validation import check_int, check_real
 
 _ALIGN_RULES = {"l": ":---", "r": "---:", "c": ":---:", None: "---"}
@@ -66,9 +67,11 @@ def format_count(n) -> str:
     Returns
     -------
     str
-        For example ``format_count(101770) == "101,770"``.
+        For example ``format_count(101770) == "101,770"``; while a Russian page is built,
+        ``"101\u202f770"`` (see :mod:`mlp_ref.course.i18n`).
     """
-    return f"{check_int('n', n, note=' count', error=TypeError):,}"
+    text = f"{check_int('n', n, note=' count', error=TypeError):,}"
+    return text.replace(",", THOUSANDS[language()])
 
 
 def _cell(value, where: str) -> str:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from mlp_ref import activations
+from mlp_ref.course.i18n import say
 from mlp_ref.course.tables import format_number, markdown_table
 from mlp_ref.validation import ShapeError, as_float_array, check_int, check_width
 
@@ -153,10 +154,15 @@ class Trace:
         """
         body = [[name, f"`{expr}`", shape, "<br>".join(lines)]
                 for name, expr, shape, lines in self._rows(precision)]
-        return markdown_table(["step", "expression", "shape", "value"], body, align="llll")
+        headers = [say("step", ru="шаг"), say("expression", ru="выражение"), say("shape", ru="форма"),
+                   say("value", ru="значение")]
+        return markdown_table(headers, body, align="llll")
 
     def to_text(self, precision: int | None = None) -> str:
-        """Aligned plain text with the same columns as ``to_markdown`` (what ``print`` shows)."""
+        """Aligned plain text with the same columns as ``to_markdown`` (what ``print`` shows).
+
+        Always in English: it is what a reader's own ``print(trace)`` shows, on either edition.
+        """
         headers = ("step", "expression", "shape", "value")
         rows = self._rows(precision)
         widths = [max([len(headers[j])] + [len(r[j]) for r in rows]) for j in range(3)]
