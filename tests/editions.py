@@ -11,7 +11,8 @@ differ (``tests/test_editions.py`` holds it):
 * every heading's anchor, in order, so that a link to ``page.md#the-math`` lands on the same
   section in both editions (a Russian heading keeps its English anchor as ``{#the-math}``).
 
-Run as a script, it previews what a Russian page's generators and values will say::
+Run as a script, it previews what a page's generators and values will say, and compares a
+Russian page with its English twin::
 
     python -m tests.editions docs/lessons/03-forward-pass.ru.md
 """
@@ -164,8 +165,12 @@ def _short(output: str) -> str:
 
 
 def preview(path: Path) -> str:
-    """What a Russian page's generator blocks print and what its ``{@ … @}`` values say."""
-    os.environ["MLP_LANG"] = "ru"
+    """What a page's generator blocks print and what its ``{@ … @}`` values say, in its language.
+
+    A ``.ru.`` page is previewed in Russian, any other in English (to compare an English page's
+    generated content before and after an edit of its generators).
+    """
+    os.environ["MLP_LANG"] = "ru" if ".ru." in path.name else "en"
     sys.path.insert(0, str(ROOT))
     text = path.read_text(encoding="utf-8")
     report, sessions = [], {}
@@ -203,5 +208,5 @@ if __name__ == "__main__":
         page = Path(name).resolve()
         print(preview(page))
         english = page.with_name(page.name.replace(".ru.", "."))
-        if english.exists():
+        if english != page and english.exists():
             print("\n".join(differences(english, page)) or f"{page.name}: code and anchors match {english.name}")
