@@ -59,7 +59,7 @@ CODE = ("mlp_ref", "prose", "snippets", "hooks", "docs/exercises")
 FILES = ("requirements.txt", "mkdocs.yml")
 PACKAGE = "mlp_ref"
 # Environment variables that a cell reads or that change what it prints.
-ENVIRONMENT = ("MLP_SITE_BUILD", "MNIST_DIR", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MPLBACKEND")
+ENVIRONMENT = ("MLP_SITE_BUILD", "MLP_LANG", "MNIST_DIR", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MPLBACKEND")
 # Packages of this checkout that a render imports: dropped before each build (see on_pre_build).
 OWN_PACKAGES = ("mlp_ref", "prose")
 

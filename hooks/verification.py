@@ -44,6 +44,7 @@ from pathlib import Path
 
 import markdown as markdown_lib
 from lab_files import is_lab
+from mkdocs.plugins import event_priority
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.utils import get_relative_url
@@ -127,7 +128,8 @@ class BlockRun:
         payload = [[{"code": block.code, "needs": block.needs} for block in segment]
                    for groups in pages.values() for segment in groups]
         (self.folder / "in.json").write_text(json.dumps(payload), encoding="utf-8")
-        env = {key: value for key, value in os.environ.items() if key != "MLP_SITE_BUILD"}  # a reader's run
+        # a reader's run: no build marker, and English (reader code prints the same on either edition)
+        env = {key: value for key, value in os.environ.items() if key not in ("MLP_SITE_BUILD", "MLP_LANG")}
         self.process = subprocess.Popen([sys.executable, str(RUNNER), str(self.folder / "in.json"),
                                          str(self.folder / "out.json")], cwd=ROOT, env=env,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -287,6 +289,7 @@ def on_config(config):
     return config
 
 
+@event_priority(-105)  # after the i18n plugin kept the files of the edition being built (hooks/edition.py)
 def on_files(files: Files, config) -> Files:
     pages: dict[str, list[list]] = {}  # the pages whose blocks this build runs
     records: dict[str, PageRecord] = {}

@@ -15,12 +15,16 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from mlp_ref.course import i18n
+
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 _LESSON_TITLE = re.compile(r"^# (?P<key>\d+)\. (?P<title>.+)$", re.MULTILINE)
-_LAB_TITLE = re.compile(r"^# # Lab (?P<key>[A-Z]): (?P<title>.+)$", re.MULTILINE)
-_SECTION = re.compile(r"^## Prerequisites\s*$(?P<body>.*?)(?=^## )", re.MULTILINE | re.DOTALL)
-_LAB_PARAGRAPH = re.compile(r"^# \*\*Prerequisites\.\*\*(?P<body>.*?)^#\s*$", re.MULTILINE | re.DOTALL)
+_LAB_TITLE = re.compile(r"^# # (?:Lab|Лабораторная) (?P<key>[A-Z]): (?P<title>.+)$", re.MULTILINE)
+# A Russian page's section keeps the English anchor: "## Что нужно знать {#prerequisites}".
+_SECTION = re.compile(r"^## (?:Prerequisites|.*\{#prerequisites\})\s*$(?P<body>.*?)(?=^## )", re.MULTILINE | re.DOTALL)
+_LAB_PARAGRAPH = re.compile(r"^# \*\*(?:Prerequisites|Что нужно знать)\.\*\*(?P<body>.*?)^#\s*$",
+                            re.MULTILINE | re.DOTALL)
 _LINK = re.compile(r"\]\((?P<target>[^)\s#]+)(?:#[^)]*)?\)")
 _PAGE_NAME = re.compile(r"(?P<name>\d\d-[a-z0-9-]+)(?:\.md|/)?$")
 
@@ -37,21 +41,36 @@ def _order(key: str) -> tuple:
     return (1, key) if key.isalpha() else (0, int(key))
 
 
-def pages(docs: Path = DOCS) -> list[Page]:
-    """Every lesson and lab, in course order, with the pages its Prerequisites link to."""
+def edition(paths, language: str) -> list[Path]:
+    """Of a folder's pages (both editions: ``a.md``, ``a.ru.md``), those of ``language``'s edition:
+    a page's Russian twin where it has one, else the English page."""
+    english = [p for p in sorted(paths) if not re.search(r"\.[a-z]{2}\.[a-z]+$", p.name)]
+    if language == "en":
+        return english
+    return [twin if (twin := p.with_name(f"{p.stem}.{language}{p.suffix}")).exists() else p for p in english]
+
+
+def pages(docs: Path = DOCS, language: str | None = None) -> list[Page]:
+    """Every lesson and lab, in course order, with the pages its Prerequisites link to.
+
+    ``language`` picks the edition whose titles are read (default: the one being built); the
+    links are the English pages' paths, which each edition's build resolves to its own page.
+    """
+    language = language or i18n.language()
     lessons = {}
     raw = []
     kinds = (("lessons", "*.md", _LESSON_TITLE, _SECTION, "a '# N. Title' heading and a '## Prerequisites' section"),
              ("labs", "*.py", _LAB_TITLE, _LAB_PARAGRAPH, "a '# # Lab X: title' heading and a '**Prerequisites.**' paragraph"))
     for folder, pattern, title_pattern, body_pattern, expected in kinds:
-        for path in sorted((docs / folder).glob(pattern)):
+        for path in edition((docs / folder).glob(pattern), language):
             text = path.read_text(encoding="utf-8")
             title, body = title_pattern.search(text), body_pattern.search(text)
             if not title or not body:
                 raise ValueError(f"{path}: expected {expected}")
+            name = path.name.replace(f".{language}.", ".")  # the English page's name, which links use
             if folder == "lessons":
-                lessons[path.stem] = title["key"]
-            raw.append((title["key"], title["title"], f"{folder}/{path.name}", body["body"], path))
+                lessons[Path(name).stem] = title["key"]
+            raw.append((title["key"], title["title"], f"{folder}/{name}", body["body"], path))
     result = []
     for key, title, link, body, path in raw:
         keys = set()
@@ -100,11 +119,12 @@ def depths(course: list[Page]) -> dict[str, int]:
 
 def builds_on_text(page: Page) -> str:
     """The home table's cell: ``1, 3, 4`` (labs as ``Lab A``), or a dash."""
-    return ", ".join(f"Lab {k}" if k.isalpha() else k for k in page.builds_on) or "—"
+    lab = i18n.say("Lab", ru="Лаб.")
+    return ", ".join(f"{lab} {k}" if k.isalpha() else k for k in page.builds_on) or "—"
 
 
 _WIDGET_CALL = re.compile(r'widget_html\(\s*"(?P<name>[a-z-]+)"')
-_SUBHEADING = re.compile(r"^#{2,4} (?P<title>.+)$", re.MULTILINE)
+_SUBHEADING = re.compile(r"^#{2,4} (?P<title>.+?)(?:\s*\{#(?P<id>[\w-]+)\})?\s*$", re.MULTILINE)
 
 
 def _slug(title: str) -> str:
@@ -118,8 +138,8 @@ def widgets(course: list[Page], docs: Path = DOCS) -> list[tuple[Page, str, str]
     a widget is put on a page."""
     found = []
     for page in course:
-        text = (docs / page.path).read_text(encoding="utf-8")
+        text = (docs / page.path).read_text(encoding="utf-8")  # the English page: anchors are the same in both
         for call in _WIDGET_CALL.finditer(text):
-            headings = [h["title"] for h in _SUBHEADING.finditer(text, 0, call.start())]
-            found.append((page, call["name"], _slug(headings[-1]) if headings else ""))
+            headings = [h["id"] or _slug(h["title"]) for h in _SUBHEADING.finditer(text, 0, call.start())]
+            found.append((page, call["name"], headings[-1] if headings else ""))
     return found

@@ -1,0 +1,114 @@
+"""Which edition the build is making: English at ``/``, Russian at ``/ru/`` (mkdocs-static-i18n).
+
+The i18n plugin builds the site once per language, the second build from inside the first's
+``on_post_build``. Before either build's plugins read their configuration (the macros plugin
+computes the prose's values there), this hook sets ``MLP_LANG`` to the language being built, so
+that the pages' generators, the values of ``prose/values.py`` and the labs' kernels say their
+words in it (``mlp_ref.course.i18n``); after the whole build it puts the variable back.
+"""
+
+from __future__ import annotations
+
+import os
+
+from mkdocs.plugins import CombinedEvent, event_priority
+
+ENV = "MLP_LANG"
+_saved: list = []  # the variable's value before each build that is under way (the Russian one runs inside the English one)
+
+
+def building(config) -> str:
+    """The language the i18n plugin is building ("en" before its own on_config has run)."""
+    plugin = config.plugins.get("i18n")
+    return getattr(plugin, "current_language", None) or getattr(plugin, "default_language", None) or "en"
+
+
+# What mkdocs-autorefs learnt of the pages' anchors in one edition's build; the next build (the
+# same plugin object) would otherwise find every API entry twice, at /reference/ and /ru/reference/.
+AUTOREFS_MAPS = ("_primary_url_map", "_secondary_url_map", "_title_map", "_breadcrumbs_map",
+                 "_abs_url_map", "_url_to_page", "_backlinks")
+
+
+@event_priority(100)  # before every plugin's on_config
+def on_config(config):
+    _saved.append(os.environ.get(ENV))
+    os.environ[ENV] = building(config)
+    autorefs = config.plugins.get("autorefs")
+    for name in AUTOREFS_MAPS:
+        getattr(autorefs, name, {}).clear()
+
+
+def _restore() -> None:
+    if _saved:
+        previous = _saved.pop()
+        if previous is None:
+            os.environ.pop(ENV, None)
+        else:
+            os.environ[ENV] = previous
+
+
+@event_priority(-200)  # after the i18n plugin's on_post_build, which builds the other editions
+def on_post_build(config):
+    _restore()
+
+
+def on_build_error(error):
+    _restore()
+
+
+# --- files the hooks generate -----------------------------------------------------------------
+# The i18n plugin sorts the files of docs/ into editions by their suffix, and fails on a file that
+# has no source file (mkdocs's File.generated: the API reference's pages, the execution report, the
+# notebooks, the KaTeX stylesheet). They are taken out of its way just before it runs and put back
+# just after, a page of the Russian build under /ru/ like the pages it sorted.
+_generated: list = []
+
+
+@event_priority(-90)  # after the hooks that generate files (0), before the i18n plugin (-100)
+def _set_aside(files, config):
+    _generated[:] = [file for file in files if file.abs_src_path is None and file.generated_by]
+    for file in _generated:
+        files.remove(file)
+    return files
+
+
+@event_priority(-110)  # after the i18n plugin and the hooks that must see its editions' files (-105)
+def _put_back(files, config):
+    for file in _generated:
+        files.append(file)
+    _notebooks_again(files, config)
+    language = building(config)
+    if language != config.plugins["i18n"].default_language:
+        # The generated pages, and a lab that has no twin (the i18n plugin takes a .py file for an
+        # asset, which it would publish at the English page's address), go under /ru/ too.
+        for file in files.documentation_pages():
+            if not file.dest_uri.startswith(f"{language}/"):
+                url = file.url
+                file.dest_uri, file.url = f"{language}/{file.dest_uri}", f"{language}/{url}"
+                if hasattr(file, "abs_dest_path"):
+                    file.abs_dest_path = os.path.normpath(os.path.join(config.site_dir, file.dest_uri))
+    return files
+
+
+
+def _notebooks_again(files, config) -> None:
+    """Make the labs notebooks again, in both editions (mkdocs-static-i18n#198).
+
+    mkdocs-jupyter wraps each lab's file in its ``NotebookFile`` (on_files, before the i18n
+    plugin); the i18n plugin then replaces every file of docs/ with its own copy, and the lab
+    is published as its ``.py`` text, with a green strict build. Wrapped again here, with the
+    address the i18n plugin gave the file (``ru/labs/digits/`` for ``labs/digits.ru.py``).
+    ``tests/test_site_build.py`` checks that both editions' lab pages are executed notebooks.
+    """
+    from mkdocs_jupyter.plugin import NotebookFile
+
+    jupyter = config.plugins["mkdocs-jupyter"]
+    for file in [f for f in files if not isinstance(f, NotebookFile) and jupyter.should_include(f)]:
+        notebook = NotebookFile(file, **config)
+        notebook.url, notebook.dest_path = file.url, file.dest_uri
+        notebook.abs_dest_path = file.abs_dest_path
+        files.remove(file)
+        files.append(notebook)
+
+
+on_files = CombinedEvent(_set_aside, _put_back)
