@@ -85,8 +85,11 @@ def _reading_words(text: str) -> int:
 def home() -> dict:
     from pathlib import Path
 
-    lessons = sorted((Path(__file__).resolve().parent.parent / "docs" / "lessons").glob("*.md"))
-    labs = sorted((Path(__file__).resolve().parent.parent / "docs" / "labs").glob("*.py"))
+    # The English pages: a Russian twin (``x.ru.md``, ``x.ru.py``) is the same lesson, not another
+    # one, and the reading rate below is English prose's (the Russian home page says so).
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    lessons = sorted(p for p in (docs / "lessons").glob("*.md") if ".ru." not in p.name)
+    labs = sorted(p for p in (docs / "labs").glob("*.py") if ".ru." not in p.name)
     minutes = [_reading_words(p.read_text(encoding="utf-8")) / READING_WPM for p in lessons]
     return {
         "lessons": _word(len(lessons)),                        # "Eight lessons"
