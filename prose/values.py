@@ -188,6 +188,9 @@ def l2() -> dict:
         "perc_xor_cycle_end": _number(first + length - 1),                  # "the end of epoch 3"
         "perc_xor_cycle_len": "every epoch" if length == 1 else f"every {_word(length)} epochs",
         "perc_xor_cycle_mistakes": " or ".join(_word(m) for m in cycle_mistakes),   # "four"
+        # the Russian page's forms of the two above: a count, and the mistakes joined by "или"
+        "perc_xor_cycle_len_n": _number(length),                            # "циклом длиной в 1 эпоху"
+        "perc_xor_cycle_mistakes_n": " или ".join(_number(m) for m in cycle_mistakes),  # "4"
     }
 
 
