@@ -356,6 +356,7 @@ def l6() -> dict:
         "ffn_bias_coeff": _number(ffn_bias),                                 # "+ 5d"
         "attn_bias_coeff": _number(attn_bias),                               # "4d biases"
         "ffn_over_attn": _times(ffn_coeff / attn_coeff),                     # "twice as many weights"
+        "ffn_over_attn_n": _number(ffn_coeff / attn_coeff),                  # Russian: "в 2 раза больше весов"
         "share_num": _number(share.numerator),                               # "= 2/3"
         "share_den": _number(share.denominator),
         "share_words": _fraction_words(share),                               # "two thirds"
@@ -366,6 +367,8 @@ def l6() -> dict:
         "gpt2_ff_coeff": _number(Fraction(g_ff, g_d)),                       # "3072 = 4d"
         "gpt2_block_ffn": _fraction_words(Fraction(g_ffn, g_block).limit_denominator(4)),   # "about two thirds"
         "gpt2_embed": _fraction_words(Fraction(g_embed, gpt2.total).limit_denominator(4)),  # "close to a third"
+        "gpt2_block_ffn_frac": str(Fraction(g_ffn, g_block).limit_denominator(4)),         # Russian: "около 2/3"
+        "gpt2_embed_frac": str(Fraction(g_embed, gpt2.total).limit_denominator(4)),         # Russian: "почти 1/3"
         "w2_growth": _word(w2_growth),                                       # "W2 four times larger"
         "llama_h": format_count(llama_h),                                    # "11,008"
         "ds_moe_layers": _number(ds_layers - ds_dense),                      # "the other 58"
