@@ -396,6 +396,7 @@ def l7() -> dict:
         "tanh_sat_sq": _number(1 - small_grad),                 # "|tanh z| > sqrt(0.9)"
         "relu_gain_sq": _number(relu_gain_sq),                  # "a factor sqrt 2 in the gain is a factor 2"
         "torch_share": _fraction_words(torch_default),          # "a sixth of He's"
+        "torch_share_frac": str(torch_default),                 # Russian: "1/6 от дисперсии He"
         "leaky_identity_gain": _number(mlp_ref.kaiming_gain("leaky_relu", 1.0)),  # "s = 1 ... it is 1"
         "tanh_flat": _number(tanh_flat),                        # "beyond |z| ≈ 2"
         "ex_fan_sum": _number(fan_in + fan_out),                # "sqrt(2/400)"
