@@ -90,7 +90,8 @@ def _outside_fences(text: str) -> list[str]:
 def anchors(text: str) -> list[str]:
     """The anchors of a Markdown text's headings (level 2 and below), in order.
 
-    An explicit ``{#id}`` wins; otherwise the id Python-Markdown's ``toc`` makes of the text.
+    An explicit ``{#id}`` wins; otherwise the id Python-Markdown's ``toc`` makes of the text,
+    after the build put its values in (``{@ l3.steps @}`` → ``four``, in English).
     """
     from markdown.extensions.toc import slugify
 
@@ -99,8 +100,24 @@ def anchors(text: str) -> list[str]:
         heading = _HEADING.match(line)
         if heading:
             explicit = _EXPLICIT_ID.search(heading["text"])
-            out.append(explicit["id"] if explicit else slugify(heading["text"], "-"))
+            out.append(explicit["id"] if explicit else slugify(_with_values(heading["text"], "en"), "-"))
     return out
+
+
+def _with_values(text: str, language: str) -> str:
+    """``text`` with each ``{@ … @}`` replaced by what the build of ``language`` says there."""
+    if "{@" not in text:
+        return text
+    before = os.environ.get("MLP_LANG")
+    os.environ["MLP_LANG"] = language
+    try:
+        said = dict(values(text))
+    finally:
+        if before is None:
+            os.environ.pop("MLP_LANG", None)
+        else:
+            os.environ["MLP_LANG"] = before
+    return _VALUE.sub(lambda m: said[m["expr"]], text)
 
 
 def cells(text: str) -> list[tuple[str, str]]:

@@ -53,16 +53,19 @@ LINK_TARGET = re.compile(r"\]\([^)\s]*(?:\s+\"[^\"]*\")?\)|^\s*\[[^\]]+\]:\s*\S+
 FOOTNOTE = re.compile(r"\[\^[^\]]+\]")
 LIST_OR_HEADING = re.compile(r"^(?P<lead>\s*(?:>\s*)*)(?:#{1,6}\s+(?:Lab\s+[A-Z]\.\s*)?)?\d+[.)](?=\s)", re.MULTILINE)
 REFERENCE = re.compile(
-    r"\b(?:lessons?|exercises?|questions?|sections?|labs?|parts?|chapters?)\s+"
+    r"\b(?:lessons?|exercises?|questions?|sections?|labs?|parts?|chapters?"
+    # the Russian edition's, in any case: «урок 3», «уроке 5», «упражнение 2», «разделы 4.3 и 11.5»
+    r"|урок\w*|упражнени\w*|вопрос\w*|раздел\w*|глав\w*|част\w*|лабораторн\w*(?:\s+работ\w*)?)\s+"
     # a lab's letter is a capital standing alone ("Lab A"), never the first letter of the next word
     # ("labs\n\nEight lessons": under IGNORECASE a bare [A-Z] took the "E" and hid the number word)
-    r"(?:\d+(?:\.\d+)*|(?-i:[A-Z])\b)(?:\s*(?:,|and|or|to|–|-)\s*(?:\d+(?:\.\d+)*|(?-i:[A-Z]))\b)*", re.IGNORECASE)
+    r"(?:\d+(?:\.\d+)*|(?-i:[A-Z])\b)(?:\s*(?:,|and|or|to|и|или|–|-)\s*(?:\d+(?:\.\d+)*|(?-i:[A-Z]))\b)*", re.IGNORECASE)
 MATH = re.compile(r"\\\((?P<a>.*?)\\\)|\\\[(?P<b>.*?)\\\]|\$\$(?P<c>.*?)\$\$", re.DOTALL)
 SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 # A number: not inside a name (a letter, or a letter and a hyphen, right before it).
 NUMBER = re.compile(
-    r"(?<![A-Za-z_\d.,])(?<![A-Za-z]-)(?<![A-Za-z]\d-)"
-    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?:[eE][−-]?\d+)?"
+    r"(?<![A-Za-z_\d.,\u202f])(?<![A-Za-z]-)(?<![A-Za-z]\d-)"
+    # thousands: a comma in English, a narrow no-break space in Russian ("50 257")
+    r"(?P<num>\d{1,3}(?:[,\u202f]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?:[eE][−-]?\d+)?"
     r"|(?<=[^\s⁰¹²³⁴⁵⁶⁷⁸⁹])(?P<sup>⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)")
 WORDS = {"three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
          "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
@@ -90,7 +93,7 @@ class Number:
 
 def value_of(token: str) -> Decimal:
     """The magnitude of a written number: '−123,457' -> 123457, '¹³' -> 13, 'three' -> 3."""
-    token = token.translate(SUPERSCRIPTS).replace(",", "").replace("−", "-").lstrip("-").lower()
+    token = token.translate(SUPERSCRIPTS).replace(",", "").replace("\u202f", "").replace("−", "-").lstrip("-").lower()
     if token in WORDS:
         return Decimal(WORDS[token])
     value = abs(Decimal(token))
@@ -233,8 +236,14 @@ def pages() -> list[Path]:
     return sorted(DOCS.rglob("*.md")) + sorted((DOCS / "labs").glob("*.py"))
 
 
+def english(page: Path) -> Path:
+    """The English page of a page: itself, or the page a Russian twin (``a.ru.md``) translates."""
+    return page.with_name(page.name.replace(".ru.", "."))
+
+
 def inputs_file(page: Path) -> Path:
-    return INPUTS / page.relative_to(DOCS).with_suffix(".yml")
+    """A page's declarations; a Russian twin types the same inputs as its English page."""
+    return INPUTS / english(page).relative_to(DOCS).with_suffix(".yml")
 
 
 UNREVIEWED = "unreviewed:"
@@ -288,9 +297,11 @@ def test_no_declaration_is_unreviewed(page):
     assert not pending, f"{inputs_file(page).relative_to(ROOT)}: still unreviewed: {pending}"
 
 
-@pytest.mark.parametrize("page", PAGES, ids=IDS)
+@pytest.mark.parametrize("page", [p for p in PAGES if english(p) == p], ids=[i for i, p in zip(IDS, PAGES) if english(p) == p])
 def test_every_declared_input_is_used(page):
-    used = {n.value for n in page_numbers(page)}
+    """Used by the page or by its Russian twin (which may say an input the English page spells out)."""
+    twin = page.with_name(f"{page.stem}.ru{page.suffix}")
+    used = {n.value for n in page_numbers(page)} | ({n.value for n in page_numbers(twin)} if twin.exists() else set())
     stale = sorted(str(v) for v in declared(page) if v not in used)
     assert not stale, f"{inputs_file(page).relative_to(ROOT)} declares numbers its page no longer types: {stale}"
 
@@ -302,19 +313,31 @@ def test_every_inputs_file_belongs_to_a_page():
 
 
 @pytest.mark.parametrize("page", PAGES, ids=IDS)
-def test_every_expression_evaluates(page):
-    """What the build does with {@ ... @}, without the build: same delimiters, unknown names fail."""
+def test_every_expression_evaluates(page, monkeypatch):
+    """What the build does with {@ ... @}, without the build: same delimiters, unknown names fail,
+    in the page's edition (the values of a Russian page are said in Russian)."""
     import jinja2
 
+    monkeypatch.setenv("MLP_LANG", "ru" if english(page) != page else "en")
     expressions = EXPRESSION.findall(page.read_text(encoding="utf-8"))
     env = jinja2.Environment(variable_start_string="{@", variable_end_string="@}",
                              block_start_string="{@%", block_end_string="%@}",
                              comment_start_string="{@#", comment_end_string="#@}",
                              undefined=jinja2.StrictUndefined)
-    values = _values().namespaces()
+    module = _values()
+    env.filters["counted"] = module.counted
+    values = module.namespaces()
     for expression in expressions:
         rendered = env.from_string(expression).render(**values)
         assert rendered.strip() and "{@" not in rendered, f"{page.relative_to(ROOT)}: {expression} gave {rendered!r}"
+
+
+def test_scan_reads_the_russian_edition():
+    """A Russian count is one number ("50 257", narrow no-break space); «урок 3» and «разделы 4.3
+    и 11.5» are cross-references, not numbers of the page."""
+    page = DOCS / "lessons" / "09-mlp-in-transformers.ru.md"
+    text = "В словаре GPT-2 50\u202f257 токенов (урок 3, разделы 4.3 и 11.5, упражнение 2).\n"
+    assert [n.value for n in page_numbers(page, text)] == [Decimal(50257)]
 
 
 def test_scan_catches_a_typed_number(tmp_path):
