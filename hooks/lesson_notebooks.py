@@ -25,6 +25,7 @@ from pathlib import Path, PurePosixPath
 
 import nbformat
 from mkdocs.structure.files import File, Files
+from mkdocs.plugins import event_priority
 from page_code import fence_body, page_blocks, segments
 from reader_blocks import RUNS_AT_BUILD, parse_fences
 
@@ -176,6 +177,7 @@ def _has_blocks(file: File) -> bool:
         page_blocks(Path(file.abs_src_path).read_text(encoding="utf-8"), file.src_uri))
 
 
+@event_priority(-105)  # after the i18n plugin kept the edition's pages (hooks/edition.py)
 def on_files(files: Files, config) -> Files:
     for file in [f for f in files.documentation_pages() if _has_blocks(f)]:
         links = Links(file.src_uri, files, config.site_url or "http://127.0.0.1:8000/")

@@ -22,12 +22,14 @@ from pathlib import Path, PurePosixPath
 import jupytext
 from lab_files import is_lab
 from mkdocs.structure.files import File, Files
+from mkdocs.plugins import event_priority
 from unused_css import classes_in, prune
 
 ROOT = Path(__file__).resolve().parent.parent
 PRUNED_CACHE = ROOT / ".cache" / "jupyter-css"
 
 
+@event_priority(-105)  # after the i18n plugin kept the edition's pages (hooks/edition.py)
 def on_files(files: Files, config) -> Files:
     for file in list(files):
         if is_lab(file.src_uri):

@@ -15,6 +15,7 @@ import re
 from lab_files import edit_markdown_cells, is_download_notebook, is_lab
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import Files
+from mkdocs.plugins import event_priority
 
 EXPRESSION = re.compile(r"\{@(?![%#])(?P<expr>.*?)@\}", re.DOTALL)
 _state: dict = {}
@@ -45,6 +46,7 @@ def on_config(config):
     return config
 
 
+@event_priority(-105)  # after the i18n plugin kept the edition's pages (hooks/edition.py)
 def on_files(files: Files, config) -> Files:
     for file in files:
         if is_download_notebook(file.src_uri):  # the labs' and the lessons' notebooks

@@ -33,6 +33,7 @@ import markdown as markdown_lib
 from lab_files import edit_markdown_cells, is_download_notebook, is_lab
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
+from mkdocs.plugins import event_priority
 from packaging.markers import default_environment
 from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
@@ -282,6 +283,7 @@ def _notebook_box(source: str) -> str:
     return MARKER.sub(lambda m: _indent(blockquote(box_lines(m["kind"], _state["downloads"])), m["indent"]), source)
 
 
+@event_priority(-105)  # after the i18n plugin kept the edition's pages (hooks/edition.py)
 def on_files(files: Files, config) -> Files:
     downloads: ReaderDownloads = _state["downloads"]
     for file in files:

@@ -22,20 +22,30 @@ from tests import pagekit
 INDEX = pagekit.DOCS / "index.md"
 
 
-def _own_reading() -> dict[str, set[str]]:
-    """{page key: keys of the lessons its Prerequisites link to}, read straight from the files."""
+def _own_reading(language: str = "en") -> dict[str, set[str]]:
+    """{page key: keys of the lessons its Prerequisites link to}, read straight from the files
+    of one edition (a Russian page's section is "## Что нужно знать {#prerequisites}")."""
+    suffix = ".ru" if language == "ru" else ""
+    section, paragraph = (("{#prerequisites}", "**Что нужно знать.**") if language == "ru"
+                          else ("## Prerequisites", "**Prerequisites.**"))
     result = {}
-    for path in sorted((pagekit.DOCS / "lessons").glob("*.md")):
+    for path in [p for p in sorted((pagekit.DOCS / "lessons").glob("*.md")) if (".ru." in p.name) == bool(suffix)]:
         text = path.read_text(encoding="utf-8")
         key = re.search(r"^# (\d+)\. ", text, re.MULTILINE)[1]
-        body = text.split("## Prerequisites", 1)[1].split("\n## ", 1)[0]
+        body = text.split(section, 1)[1].split("\n## ", 1)[0]
         result[key] = {str(int(n)) for n in re.findall(r"\]\((?:\.\./)*(?:lessons/)?(\d\d)-[^)]*\)", body)}
-    for path in sorted((pagekit.DOCS / "labs").glob("*.py")):
+    for path in [p for p in sorted((pagekit.DOCS / "labs").glob("*.py")) if (".ru." in p.name) == bool(suffix)]:
         text = path.read_text(encoding="utf-8")
-        key = re.search(r"^# # Lab ([A-Z]):", text, re.MULTILINE)[1]
-        body = text.split("**Prerequisites.**", 1)[1].split("\n#\n", 1)[0]
+        key = re.search(r"^# # (?:Lab|Лабораторная) ([A-Z]):", text, re.MULTILINE)[1]
+        body = text.split(paragraph, 1)[1].split("\n#\n", 1)[0]
         result[key] = {str(int(n)) for n in re.findall(r"\]\((?:\.\./)*lessons/(\d\d)-[^)]*\)", body)}
     return result
+
+
+def test_the_russian_edition_has_the_same_prerequisites():
+    """The map is drawn once per edition from its own pages: they must link the same lessons."""
+    russian, english = _own_reading("ru"), _own_reading("en")
+    assert russian == {key: english[key] for key in russian}  # every page has a twin: tests/test_editions.py
 
 
 def _built_home_page() -> tuple[str, dict]:
