@@ -452,6 +452,7 @@ def lab_a() -> dict:
     return {
         "split_parts": _word(len(parts)),                 # "split three ways"
         "split_calls": _times(len(parts) - 1),            # train_test_split "twice": k parts, k - 1 cuts
+        "split_calls_n": _number(len(parts) - 1),         # the same as a number, for Russian ("2 раза")
         "late_epochs": _word(LATE_EPOCHS),                # "within the last five epochs"
 
         "parity_points": _number(100 * PARITY_TOLERANCE),  # "within 2 points"
