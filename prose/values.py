@@ -487,6 +487,7 @@ def lab_b() -> dict:
         "fan_in": _number(settings.context * settings.emb_dim),      # x (B, 30), "a sum of 30 products"
         "variants": _word(len(VARIANTS)),                            # "Four MLP variants"
         "lr_drop": _fold(round(1 / LR_DROP)),                        # "drops tenfold halfway"
+        "lr_drop_n": _number(round(1 / LR_DROP)),                    # the same as a number, for Russian ("в 10 раз")
         "speed_context": _number(charlm_speed.SPEED_CONTEXT),        # the speed timer's fixed sizes
         "speed_emb": _number(charlm_speed.SPEED_EMB),
         "speed_hidden": _number(charlm_speed.SPEED_HIDDEN),
