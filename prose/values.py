@@ -462,6 +462,7 @@ def lab_a() -> dict:
     return {
         "split_parts": _word(len(parts)),                 # "split three ways"
         "split_calls": _times(len(parts) - 1),            # train_test_split "twice": k parts, k - 1 cuts
+        "split_calls_n": _number(len(parts) - 1),         # the same as a number, for Russian ("2 раза")
         "late_epochs": _word(LATE_EPOCHS),                # "within the last five epochs"
 
         "parity_points": _number(100 * PARITY_TOLERANCE),  # "within 2 points"
@@ -496,6 +497,7 @@ def lab_b() -> dict:
         "fan_in": _number(settings.context * settings.emb_dim),      # x (B, 30), "a sum of 30 products"
         "variants": _word(len(VARIANTS)),                            # "Four MLP variants"
         "lr_drop": _fold(round(1 / LR_DROP)),                        # "drops tenfold halfway"
+        "lr_drop_n": _number(round(1 / LR_DROP)),                    # the same as a number, for Russian ("в 10 раз")
         "speed_context": _number(charlm_speed.SPEED_CONTEXT),        # the speed timer's fixed sizes
         "speed_emb": _number(charlm_speed.SPEED_EMB),
         "speed_hidden": _number(charlm_speed.SPEED_HIDDEN),

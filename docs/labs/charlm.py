@@ -61,11 +61,12 @@ from IPython.display import Markdown, display
 
 from mlp_ref.course.claims import claim, site_build
 from mlp_ref.course.figures import show_figure
+from mlp_ref.course.i18n import say
 from mlp_ref.course.tables import format_count, format_number, markdown_table
 from mlp_ref.labs.charlm.data import load_word_list, window_rows
 from mlp_ref.labs.charlm.experiment import CharLMSettings, prepare_data, run_lab
 from mlp_ref.labs.charlm.model import LR_DROP, cross_entropy, evaluate, forward, init_char_mlp, lr_drops
-from mlp_ref.labs.charlm.report import command_line, data_table, results_table, samples_line
+from mlp_ref.labs.charlm.report import command_line, data_table, results_table, samples_line, variant_label
 
 page_start = time.perf_counter()
 COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")  # Okabe–Ito
@@ -120,7 +121,9 @@ display(Markdown(data_table(splits, windows)))
 # %%
 example = "emma" if "emma" in words else splits["train"][0]
 rows = [[ctx, nxt] for ctx, nxt in window_rows(example, vocab, SETTINGS.context)]
-display(Markdown(markdown_table([f"context (previous {SETTINGS.context})", "→ next"], rows, "lc")))
+display(Markdown(markdown_table([say(f"context (previous {SETTINGS.context})",
+                                     ru=f"контекст (предыдущие {SETTINGS.context})"),
+                                 say("→ next", ru="→ следующий")], rows, "lc")))
 
 # %% [markdown]
 # ## 3. The model
@@ -210,11 +213,16 @@ for batch_norm in (False, True):
 # %%
 X_train, Y_train = windows["train"]
 init_rows = []
-for init, label in (("naive", "naive: all weights N(0, 1)"), ("scaled_output", "output layer scaled: W2 x 0.01, b2 = 0")):
+for init, label in (("naive", say("naive: all weights N(0, 1)", ru="наивная: все веса N(0, 1)")),
+                    ("scaled_output", say("output layer scaled: W2 x 0.01, b2 = 0",
+                                          ru="выходной слой уменьшен: W2 x 0.01, b2 = 0"))):
     model = init_char_mlp(SETTINGS.config(vocab.size, init, False), SETTINGS.seed)
     init_rows.append([label, format_number(evaluate(model, X_train, Y_train), 3)])
-init_rows.append(["ln V (uniform prediction)", format_number(math.log(vocab.size), 3)])
-display(Markdown(markdown_table(["initialization", "loss on the training split at step 0"], init_rows, "lr")))
+init_rows.append([say("ln V (uniform prediction)", ru="ln V (равномерное предсказание)"),
+                  format_number(math.log(vocab.size), 3)])
+display(Markdown(markdown_table([say("initialization", ru="инициализация"),
+                                 say("loss on the training split at step 0",
+                                     ru="потери на обучающей выборке на шаге 0")], init_rows, "lr")))
 
 # One draw of the weights is one sample: on average over draws the step-0 loss is at least
 # ln V (cross entropy is convex in the logits, whose average is 0), but one draw can start a
@@ -251,13 +259,16 @@ sat_rows, hidden = [], {}
 fan_in = SETTINGS.context * SETTINGS.emb_dim  # width of x: 3 characters x 10 on this page
 for init, batch_norm, label in (("scaled_output", False, "W1 ~ N(0, 1)"),
                                 ("kaiming", False, f"W1 ~ N(0, 1) x (5/3)/sqrt({fan_in}), b1 x 0.01"),
-                                ("scaled_output", True, "W1 ~ N(0, 1), then batch norm")):
+                                ("scaled_output", True, say("W1 ~ N(0, 1), then batch norm",
+                                                            ru="W1 ~ N(0, 1), затем батч-нормализация"))):
     model = init_char_mlp(SETTINGS.config(vocab.size, init, batch_norm), SETTINGS.seed)
     _, cache = forward(model, X_train, training=True)  # batch norm: statistics of the whole split
     hidden[label] = cache.h  # (N, H)
     pre_std = float((cache.x @ model.params["W1"]).std())  # spread of x W1 before the bias and the tanh
     sat_rows.append([label, format_number(float(np.mean(np.abs(cache.h) > 0.97)), 3), format_number(pre_std, 2)])
-display(Markdown(markdown_table(["hidden weights", "fraction of |h| > 0.97", "std of x W1"], sat_rows, "lrr")))
+display(Markdown(markdown_table([say("hidden weights", ru="веса скрытого слоя"),
+                                 say("fraction of |h| > 0.97", ru="доля |h| > 0.97"),
+                                 say("std of x W1", ru="ст. откл. x W1")], sat_rows, "lrr")))
 print(f"expected std of x W1 over the draw of the weights: sqrt({fan_in}) = {math.sqrt(fan_in):.2f} "
       f"with N(0, 1) weights, 5/3 = {5 / 3:.2f} with the Kaiming scale")
 
@@ -265,17 +276,25 @@ fig, axes = plt.subplots(1, 2, figsize=(9, 3.2), sharey=True)
 for ax, (label, h), color in zip(axes, list(hidden.items())[:2], COLORS):
     ax.hist(h.ravel(), bins=50, range=(-1, 1), color=color)
     ax.set_title(label, fontsize=10)
-    ax.set_xlabel("hidden output h = tanh(a)")
-axes[0].set_ylabel("count (all windows x units)")
-fig.suptitle("Hidden activations at initialization", fontsize=11)
+    ax.set_xlabel(say("hidden output h = tanh(a)", ru="выход скрытого слоя h = tanh(a)"))
+axes[0].set_ylabel(say("count (all windows x units)", ru="количество (все окна x нейроны)"))
+fig.suptitle(say("Hidden activations at initialization", ru="Активации скрытого слоя при инициализации"),
+             fontsize=11)
 fig.tight_layout()
 saturated = [row[1] for row in sat_rows[:2]]
 show_figure(
     fig,
-    alt=("Two histograms of the hidden outputs tanh(a) at initialization, from -1 to 1. Left, "
-         f"standard-normal W1: most of the mass sits at -1 and +1 (a fraction {saturated[0]} has |h| > 0.97). "
-         f"Right, Kaiming-scaled W1: the outputs spread over the interval (fraction {saturated[1]})."),
-    caption="Hidden outputs at initialization: saturated with N(0, 1) weights (left), spread out with the Kaiming scale (right).",
+    alt=say("Two histograms of the hidden outputs tanh(a) at initialization, from -1 to 1. Left, "
+            f"standard-normal W1: most of the mass sits at -1 and +1 (a fraction {saturated[0]} has |h| > 0.97). "
+            f"Right, Kaiming-scaled W1: the outputs spread over the interval (fraction {saturated[1]}).",
+            ru="Две гистограммы выходов скрытого слоя tanh(a) при инициализации, от -1 до 1. Слева — W1 из "
+            f"стандартного нормального распределения: почти вся масса сосредоточена у -1 и +1 (у доли {saturated[0]} "
+            f"|h| > 0.97). Справа — W1 в масштабе Кайминга: выходы распределены по всему интервалу "
+            f"(доля {saturated[1]})."),
+    caption=say("Hidden outputs at initialization: saturated with N(0, 1) weights (left), spread out with the Kaiming "
+                "scale (right).",
+                ru="Выходы скрытого слоя при инициализации: насыщены при весах N(0, 1) (слева), распределены "
+                "по интервалу в масштабе Кайминга (справа)."),
 )
 
 # %% [markdown]
@@ -306,24 +325,35 @@ fig, ax = plt.subplots(figsize=(7, 3.6))
 window = min(100, SETTINGS.steps)  # steps averaged per point of the curve
 for result, color in zip(report.variants, COLORS):
     smooth = np.convolve(result.curves[0], np.ones(window) / window, mode="valid")
-    ax.plot(np.arange(window, SETTINGS.steps + 1), smooth, color=color, label=result.label)
-ax.axhline(report.bigram_loss["val"], color="black", linestyle="--", linewidth=1, label="bigram, validation")
-ax.axvline(lr_drops(SETTINGS.steps)[0], color="gray", linestyle=":", linewidth=1, label=f"learning rate / {1 / LR_DROP:.0f}")
+    ax.plot(np.arange(window, SETTINGS.steps + 1), smooth, color=color, label=variant_label(result.label))
+ax.axhline(report.bigram_loss["val"], color="black", linestyle="--", linewidth=1,
+           label=say("bigram, validation", ru="биграммы, валидация"))
+ax.axvline(lr_drops(SETTINGS.steps)[0], color="gray", linestyle=":", linewidth=1,
+           label=say(f"learning rate / {1 / LR_DROP:.0f}", ru=f"скорость обучения / {1 / LR_DROP:.0f}"))
 ax.set_yscale("log")
 ax.set_yticks([2, 2.5, 3, 4, 6, 10], labels=["2", "2.5", "3", "4", "6", "10"])
 ax.minorticks_off()
-ax.set_xlabel("SGD step")
-ax.set_ylabel(f"batch loss (nats), mean of {window} steps")
-ax.set_title("Training curves (first seed of each variant)", fontsize=11)
+ax.set_xlabel(say("SGD step", ru="шаг SGD"))
+ax.set_ylabel(say(f"batch loss (nats), mean of {window} steps",
+                  ru=f"потери на батче (наты),\nсреднее по {window} шагам"))
+ax.set_title(say("Training curves (first seed of each variant)", ru="Кривые обучения (первый сид каждого варианта)"),
+             fontsize=11)
 ax.legend(fontsize=8)
 fig.tight_layout()
 show_figure(
     fig,
-    alt=("Line chart of the smoothed training loss against SGD step, log scale, one line per model variant ("
-         + ", ".join(result.label for result in report.variants)
-         + "), with the bigram's validation loss as a dashed horizontal line and a dotted vertical line "
-         f"where the learning rate drops {1 / LR_DROP:.0f}-fold. The naive-initialization curves start much higher."),
-    caption="Training loss of the first seed of each variant, against the bigram baseline's validation loss.",
+    alt=(say("Line chart of the smoothed training loss against SGD step, log scale, one line per model variant (",
+             ru="Линейный график сглаженных потерь на обучении по шагам SGD, логарифмический масштаб, по линии "
+             "на каждый вариант модели (")
+         + say(", ", ru="; ").join(variant_label(result.label) for result in report.variants)
+         + say("), with the bigram's validation loss as a dashed horizontal line and a dotted vertical line "
+               f"where the learning rate drops {1 / LR_DROP:.0f}-fold. The naive-initialization curves start much higher.",
+               ru="); потери биграммной модели на валидации — штриховая горизонталь, пунктирная вертикаль — место, "
+               f"где скорость обучения падает в {1 / LR_DROP:.0f} раз. Кривые с наивной инициализацией начинаются "
+               "намного выше.")),
+    caption=say("Training loss of the first seed of each variant, against the bigram baseline's validation loss.",
+                ru="Потери на обучении для первого сида каждого варианта на фоне потерь базовой биграммной модели "
+                "на валидации."),
 )
 
 # %% [markdown]
@@ -428,8 +458,10 @@ claim(abs(running - full_stats) < 0.1 * abs(bn_fixed.mean() - fixed.mean()),
 
 # %%
 display(Markdown(samples_line(report)))
-display(Markdown(markdown_table(["#", "sampled word", "in the training split?"],
-                                [[str(i + 1), name or "(empty)", "yes" if name in set(splits["train"]) else "no"]
+display(Markdown(markdown_table(["#", say("sampled word", ru="сгенерированное слово"),
+                                 say("in the training split?", ru="есть в обучающей выборке?")],
+                                [[str(i + 1), name or say("(empty)", ru="(пусто)"),
+                                  say("yes", ru="да") if name in set(splits["train"]) else say("no", ru="нет")]
                                  for i, name in enumerate(report.samples)], "rlc")))
 
 # %% [markdown]
@@ -452,16 +484,21 @@ for char, (px, py) in zip(vocab.chars, points):
     color = COLORS[1] if char in vowels else COLORS[0] if char != "." else COLORS[6]
     ax.scatter(px, py, s=220, color=color, alpha=0.25)
     ax.text(px, py, char, ha="center", va="center", fontsize=11, color=color)
-ax.set_xlabel("principal component 1")
-ax.set_ylabel("principal component 2")
-ax.set_title(f"Embeddings of '{report.chosen_variant.label}' (first seed)", fontsize=10)
+ax.set_xlabel(say("principal component 1", ru="главная компонента 1"))
+ax.set_ylabel(say("principal component 2", ru="главная компонента 2"))
+ax.set_title(say(f"Embeddings of '{report.chosen_variant.label}' (first seed)",
+                 ru=f"Эмбеддинги символов (первый сид)\n«{variant_label(report.chosen_variant.label)}»"), fontsize=10)
 fig.tight_layout()
 show_figure(
     fig,
-    alt=(f"Scatter plot of the {len(vocab.chars)} characters' embeddings projected on two principal components, "
-         "each point labelled with its character; vowels and y in one colour, consonants in another, "
-         "the start/end token '.' in black."),
-    caption="Character embeddings of the chosen model, projected onto their first two principal components.",
+    alt=say(f"Scatter plot of the {len(vocab.chars)} characters' embeddings projected on two principal components, "
+            "each point labelled with its character; vowels and y in one colour, consonants in another, "
+            "the start/end token '.' in black.",
+            ru=f"Точечная диаграмма эмбеддингов символов (всего: {len(vocab.chars)}), спроецированных на две главные "
+            "компоненты; каждая точка подписана своим символом; гласные и y одним цветом, согласные другим, "
+            "токен начала и конца «.» чёрным."),
+    caption=say("Character embeddings of the chosen model, projected onto their first two principal components.",
+                ru="Эмбеддинги символов выбранной модели, спроецированные на их первые две главные компоненты."),
 )
 
 # %% [markdown]

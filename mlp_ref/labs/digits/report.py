@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from mlp_ref.course.i18n import say
 from mlp_ref.course.tables import format_count, format_number, markdown_table
 from mlp_ref.labs import cli
 from mlp_ref.labs.digits.data import Splits
@@ -36,11 +37,19 @@ def mean_spread(values) -> str:
 
 def milliseconds(seconds: float) -> str:
     """A duration as ``"12.3 ms"`` (the tests recognize times by this form)."""
-    return f"{format_number(1000 * float(seconds), 1)} ms"
+    return f"{format_number(1000 * float(seconds), 1)} {say('ms', ru='мс')}"
 
 
 def sizes_label(sizes) -> str:
     return "[" + ", ".join(str(d) for d in sizes) + "]"
+
+
+def _val_acc() -> str:
+    return say("val. acc. %", ru="точн. (вал.), %")
+
+
+def _test_acc() -> str:
+    return say("test acc. %", ru="точн. (тест), %")
 
 
 def split_table(splits: Splits) -> str:
@@ -56,41 +65,50 @@ def split_table(splits: Splits) -> str:
     rows = [[str(d)] + [format_count(int(c[d])) for c in counts] + [format_count(int(sum(c[d] for c in counts)))]
             for d in range(10)]
     totals = [int(c.sum()) for c in counts]
-    rows.append(["all"] + [format_count(t) for t in totals] + [format_count(sum(totals))])
-    rows.append(["share of all rows"] + [f"{percent(t / sum(totals))} %" for t in totals] + ["100.0 %"])
-    return markdown_table(["digit", "train", "validation", "test", "all"], rows, "lrrrr")
+    everything = say("all", ru="всего")
+    rows.append([everything] + [format_count(t) for t in totals] + [format_count(sum(totals))])
+    rows.append([say("share of all rows", ru="доля от всех строк")]
+                + [f"{percent(t / sum(totals))} %" for t in totals] + ["100.0 %"])
+    headers = [say("digit", ru="цифра"), say("train", ru="обучающая"), say("validation", ru="валидационная"),
+               say("test", ru="тестовая"), everything]
+    return markdown_table(headers, rows, "lrrrr")
 
 
 def run_table(run: RunResult) -> str:
     """One run: its sizes, the chosen epoch and the validation and test numbers."""
     h = run.history
     rows = [
-        ["layer sizes", sizes_label(run.sizes)],
-        ["parameters", format_count(run.net.n_params)],
-        ["seed (initialization and batch order)", str(run.seed)],
-        ["epochs trained", str(run.epochs)],
-        ["chosen epoch (lowest validation loss)", str(run.chosen_epoch)],
-        ["training loss in the chosen epoch", format_number(h.train_loss[h.best_epoch], 4)],
-        ["validation loss", format_number(run.val_loss, 4)],
-        ["validation accuracy", f"{percent(run.val_accuracy)} %"],
-        ["test loss (one evaluation)", format_number(run.test_loss, 4)],
-        ["test accuracy (one evaluation)", f"{percent(run.test_accuracy)} %"],
+        [say("layer sizes", ru="размеры слоёв"), sizes_label(run.sizes)],
+        [say("parameters", ru="число параметров"), format_count(run.net.n_params)],
+        [say("seed (initialization and batch order)", ru="сид (инициализация и порядок батчей)"), str(run.seed)],
+        [say("epochs trained", ru="эпох обучения"), str(run.epochs)],
+        [say("chosen epoch (lowest validation loss)", ru="выбранная эпоха (наименьшие потери на валидации)"),
+         str(run.chosen_epoch)],
+        [say("training loss in the chosen epoch", ru="потери на обучающей выборке в выбранной эпохе"),
+         format_number(h.train_loss[h.best_epoch], 4)],
+        [say("validation loss", ru="потери на валидационной выборке"), format_number(run.val_loss, 4)],
+        [say("validation accuracy", ru="точность на валидационной выборке"), f"{percent(run.val_accuracy)} %"],
+        [say("test loss (one evaluation)", ru="потери на тестовой выборке (одна оценка)"),
+         format_number(run.test_loss, 4)],
+        [say("test accuracy (one evaluation)", ru="точность на тестовой выборке (одна оценка)"),
+         f"{percent(run.test_accuracy)} %"],
     ]
-    return markdown_table(["quantity", "value"], rows, "lr")
+    return markdown_table([say("quantity", ru="величина"), say("value", ru="значение")], rows, "lr")
 
 
 def study_table(report: DigitsReport) -> str:
     """Mean ± sd over the seeds of every size in the width/depth study."""
     rows = []
     for i, result in enumerate(report.study):
-        label = sizes_label(result.sizes) + (" (chosen)" if i == report.chosen else "")
+        label = sizes_label(result.sizes) + (say(" (chosen)", ru=" (выбрана)") if i == report.chosen else "")
         epochs = result.chosen_epochs
         rows.append([label, mean_spread(result.val_accuracy), mean_spread(result.test_accuracy),
                      format_count(result.n_params), milliseconds(result.seconds_per_epoch.mean()),
                      f"{epochs.min()}–{epochs.max()}"])
     # Accuracy first: on a narrow page the later columns scroll.
-    return markdown_table(["layer sizes", "val. acc. %", "test acc. %", "parameters", "time / epoch",
-                           "chosen epochs"], rows, "lrrrrc")
+    return markdown_table([say("layer sizes", ru="размеры слоёв"), _val_acc(), _test_acc(),
+                           say("parameters", ru="параметров"), say("time / epoch", ru="время на эпоху"),
+                           say("chosen epochs", ru="выбранные эпохи")], rows, "lrrrrc")
 
 
 def comparison_setup(report: DigitsReport) -> str:
@@ -108,7 +126,8 @@ def comparison_table(report: DigitsReport) -> str:
     models = [report.mlp_ref, report.mlp_classifier, *report.baselines]
     rows = [[short.get(b.name, b.name), mean_spread(b.val_accuracy), mean_spread(b.test_accuracy),
              milliseconds(b.fit_seconds.mean()), str(len(b.seeds)) if b.seeds else "1"] for b in models]
-    return markdown_table(["model", "val. acc. %", "test acc. %", "fit time", "fits"], rows, "lrrrc")
+    return markdown_table([say("model", ru="модель"), _val_acc(), _test_acc(), say("fit time", ru="время обучения"),
+                           say("fits", ru="обучений")], rows, "lrrrc")
 
 
 def parity_table(report: DigitsReport) -> str:
@@ -117,8 +136,11 @@ def parity_table(report: DigitsReport) -> str:
     rows = [[str(seed), percent(a), percent(b), format_number(100 * (a - b), 2)]
             for seed, a, b in zip(report.settings.seeds, ours, theirs)]
     diff = report.parity_differences.mean()
-    rows.append(["mean", percent(ours.mean()), percent(theirs.mean()), format_number(100 * diff, 2)])
-    return markdown_table(["seed", "mlp_ref test %", "MLPClassifier test %", "difference, points"], rows, "rrrr")
+    rows.append([say("mean", ru="среднее"), percent(ours.mean()), percent(theirs.mean()),
+                 format_number(100 * diff, 2)])
+    return markdown_table([say("seed", ru="сид"), say("mlp_ref test %", ru="mlp_ref, тест, %"),
+                           say("MLPClassifier test %", ru="MLPClassifier, тест, %"),
+                           say("difference, points", ru="разница, п. п.")], rows, "rrrr")
 
 
 def parity_verdict(report: DigitsReport) -> str:
@@ -158,13 +180,19 @@ def mnist_report(directory, settings: DigitsSettings = DigitsSettings(), progres
         ``""`` if unset.
     """
     if not directory:
-        return (f"{MNIST_ENV} is not set, so no MNIST run was made and no MNIST accuracy is claimed. "
-                "Set it to a folder with mnist.npz or the four IDX files (Lab A, section 8, says where "
-                "to get them) and run again.")
+        return say(f"{MNIST_ENV} is not set, so no MNIST run was made and no MNIST accuracy is claimed. "
+                   "Set it to a folder with mnist.npz or the four IDX files (Lab A, section 8, says where "
+                   "to get them) and run again.",
+                   ru=f"{MNIST_ENV} не задан: обучения на MNIST не было, и никакая точность на MNIST не "
+                   f"заявляется. Укажите в {MNIST_ENV} папку с mnist.npz или с четырьмя файлами IDX (где их "
+                   "взять, сказано в разделе 8 лабораторной A) и запустите снова.")
     splits, source, run = run_mnist(directory, settings, progress)
-    sizes = (f"train {format_count(splits.y_train.size)}, validation {format_count(splits.y_val.size)} "
-             f"(from the official training part), test {format_count(splits.y_test.size)} (the official test part)")
-    return "\n\n".join([f"MNIST run on {source}: {sizes}", run_table(run)])
+    n_train, n_val, n_test = (format_count(y.size) for y in (splits.y_train, splits.y_val, splits.y_test))
+    line = say(f"MNIST run on {source}: train {n_train}, validation {n_val} (from the official training part), "
+               f"test {n_test} (the official test part)",
+               ru=f"Обучение на MNIST ({source}): обучающая выборка {n_train}, валидационная {n_val} (из официальной "
+               f"обучающей части), тестовая {n_test} (официальная тестовая часть)")
+    return "\n\n".join([line, run_table(run)])
 
 
 def command_line(settings: DigitsSettings) -> str:

@@ -1,0 +1,654 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: py:percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Лабораторная B: символьная языковая модель
+#
+# **Зачем.** В этой лабораторной вы построите языковую модель Бенджио и соавторов (Bengio et al.,
+# 2003) на уровне отдельных символов: она читает последние {@ lab_b.context_word | counted('букву', 'буквы', 'букв') @} имени и
+# предсказывает следующую. Каждая её часть — таблица эмбеддингов, слой с tanh,
+# батч-нормализация, софтмакс и обратный проход через всё это — написана на NumPy в
+# `mlp_ref.labs.charlm.model`. После лабораторной вы сможете обучить эту модель на любом
+# списке слов, сравнить её с базовой моделью на подсчётах и объяснить, что дали на этом
+# наборе данных исправления инициализации и батч-нормализация.
+#
+# **Что нужно знать.** [Прямой проход](../../lessons/03-forward-pass/) (формы и кэш),
+# [функции активации и выходные слои](../../lessons/04-activations-and-heads/) (насыщение
+# tanh, софтмакс с перекрёстной энтропией по логитам), [обучение весов](../../lessons/05-learning-the-weights/)
+# (обратный проход и его проверка конечными разностями) и
+# [инициализация](../../lessons/07-initialization/) (коэффициент усиления Кайминга 5/3 для tanh).
+#
+# <!-- before-you-start: lab -->
+#
+# Каждое число, таблица и рисунок ниже вычисляются при сборке этой страницы. Тот же
+# эксперимент запускается из командной строки (точная команда напечатана ниже):
+# `python -m mlp_ref.labs.charlm --steps N --seed S` или с `--words FILE` для собственного списка слов.
+#
+# **Ваш собственный запуск.** В первой ячейке собраны настройки — обычные присваивания.
+# Измените любую из них — или укажите в `WORDS_FILE` собственный список слов — и запустите
+# весь блокнот. Текст описывает запуск этой страницы (имена из переписи, эти настройки); там,
+# где он утверждает что-то о результате, ячейка проверяет это утверждение на вашем запуске и
+# печатает предупреждение, если ваш запуск с ним расходится.
+
+# %%
+# Settings of this run; the values below are the page's (and the command line's defaults).
+WORDS_FILE = None    # None: the US census first names; or a path to a text file, one word per line
+BUILD_VOCAB = False  # True: take the vocabulary from WORDS_FILE's characters (default: the letters a-z)
+STEPS = 4000         # SGD steps per model; the learning rate drops tenfold halfway
+SEED = 0             # splits the words; the models of each variant use SEED, SEED + 1, ...
+SEEDS = 3            # models per variant
+CONTEXT = 3          # previous characters the model sees
+EMBEDDING = 10       # embedding width per character
+HIDDEN = 100         # width of the tanh layer
+BATCH_SIZE = 32      # windows per SGD step
+LEARNING_RATE = 0.1  # for the first half of the steps
+BN_MOMENTUM = 0.01   # momentum of batch norm's running statistics
+ALPHA = 1.0          # the bigram's pseudo-count (add-alpha smoothing)
+SAMPLES = 20         # words sampled from the chosen model
+
+# %%
+import math
+import time
+
+import matplotlib.pyplot as plt
+import numpy as np
+from IPython.display import Markdown, display
+
+from mlp_ref.course.claims import claim, site_build
+from mlp_ref.course.figures import show_figure
+from mlp_ref.course.i18n import say
+from mlp_ref.course.tables import format_count, format_number, markdown_table
+from mlp_ref.labs.charlm.data import load_word_list, window_rows
+from mlp_ref.labs.charlm.experiment import CharLMSettings, prepare_data, run_lab
+from mlp_ref.labs.charlm.model import LR_DROP, cross_entropy, evaluate, forward, init_char_mlp, lr_drops
+from mlp_ref.labs.charlm.report import command_line, data_table, results_table, samples_line, variant_label
+
+page_start = time.perf_counter()
+COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")  # Okabe–Ito
+
+SETTINGS = CharLMSettings(steps=STEPS, seed=SEED, n_seeds=SEEDS, context=CONTEXT, emb_dim=EMBEDDING,
+                       hidden=HIDDEN, batch_size=BATCH_SIZE, lr=LEARNING_RATE, momentum=BN_MOMENTUM,
+                       alpha=ALPHA, n_samples=SAMPLES)
+page_run = SETTINGS == CharLMSettings() and WORDS_FILE is None and not BUILD_VOCAB
+if site_build():  # the page's run: `python -m mlp_ref.labs.charlm` with no options must reproduce it
+    assert page_run, "the page's settings must be the defaults of CharLMSettings, on the census names"
+elif not page_run:
+    print("Your settings or words differ from the page's: the text describes the page's run, "
+          "and the cells that check its statements warn where your run differs.")
+print("the same run from the command line:")
+print("   ", command_line(SETTINGS, WORDS_FILE, BUILD_VOCAB))
+
+# %% [markdown]
+# ## 1. Данные: имена из переписи населения США {#1-the-data-us-census-first-names}
+#
+# Пакет `names` из PyPI содержит списки женских и мужских имён из переписи населения США
+# 1990 года. `load_census_names` читает оба файла из установленного пакета (без сети),
+# переводит имена в нижний регистр, оставляет только те, что состоят из букв a–z, и убирает
+# повторы (имя из обоих списков учитывается один раз). Затем слова перемешиваются с заданным
+# сидом и делятся в пропорции {@ lab_b.split_percent @} (в процентах) на обучающую, валидационную и тестовую
+# выборки.
+#
+# Если в первой ячейке задан `WORDS_FILE`, ячейка вместо этого читает ваш файл — в точности
+# так же, как параметр командной строки `--words`: одно слово на строку, пробельные символы по
+# краям обрезаются, регистр не меняется, повторы отбрасываются до разбиения. Символ не из букв
+# a–z — ошибка, и сообщение о ней укажет строку файла; исключение — `BUILD_VOCAB = True`:
+# тогда словарь берётся из самого файла.
+#
+# *Окно* — это один обучающий пример: предыдущие `context` символов и символ, который идёт
+# за ними. Слово длины L даёт L + 1 окон, потому что модель должна предсказать ещё и конец
+# слова.
+
+# %%
+# the words and vocabulary that `--words WORDS_FILE` (and `--build-vocab`) would select:
+words, vocab = load_word_list(WORDS_FILE, build_vocab=BUILD_VOCAB)
+splits, windows = prepare_data(words, SETTINGS, vocab)
+source = "US census first names" if WORDS_FILE is None else f"words of {WORDS_FILE}"
+n_unique = sum(len(part) for part in splits.values())
+print(f"{format_count(n_unique)} unique {source}; vocabulary of V = {vocab.size} tokens: {''.join(vocab.chars)!r}")
+display(Markdown(data_table(splits, windows)))
+
+# %% [markdown]
+# ## 2. Словарь и контекстные окна {#2-vocabulary-and-context-windows}
+#
+# Токен `.` имеет индекс 0 и играет две роли: как заполнитель он означает «слово ещё не
+# началось», а как цель — «здесь слово кончается». Вот окна одного имени (для вашего списка
+# слов — его первого обучающего слова, если в списке нет «emma»):
+
+# %%
+example = "emma" if "emma" in words else splits["train"][0]
+rows = [[ctx, nxt] for ctx, nxt in window_rows(example, vocab, SETTINGS.context)]
+display(Markdown(markdown_table([say(f"context (previous {SETTINGS.context})",
+                                     ru=f"контекст (предыдущие {SETTINGS.context})"),
+                                 say("→ next", ru="→ следующий")], rows, "lc")))
+
+# %% [markdown]
+# ## 3. Модель {#3-the-model}
+#
+# Для батча из B окон `X` формы (B, {@ lab_b.context @}) — это целочисленные индексы — модель вычисляет
+#
+# $$
+# \begin{aligned}
+# E &= C[X] &&(B, {@ lab_b.context @}, {@ lab_b.emb @}) && C \in \mathbb{R}^{V \times {@ lab_b.emb @}}\\
+# x &= \operatorname{reshape}(E) &&(B, {@ lab_b.fan_in @}) && \text{склейка {@ lab_b.context_word | counted('эмбеддинга', 'эмбеддингов', 'эмбеддингов') @}}\\
+# a &= x W_1 + b_1 &&(B, H) && W_1 \in \mathbb{R}^{{@ lab_b.fan_in @} \times H}\\
+# h &= \tanh(a) &&(B, H)\\
+# z &= h W_2 + b_2 &&(B, V) && W_2 \in \mathbb{R}^{H \times V}\\
+# L &= \tfrac{1}{B} \textstyle\sum_i \bigl(\log \sum_j e^{z_{ij}} - z_{i, y_i}\bigr)
+# \end{aligned}
+# $$
+#
+# С **батч-нормализацией** (batch normalization; в таблицах и на графиках ниже — BN)
+# преактивация перед tanh стандартизуется отдельно для каждого скрытого нейрона: $\hat a = (a - \mu_B)/\sqrt{\sigma_B^2 + \epsilon}$ и
+# $a' = \gamma \odot \hat a + \beta$, всё формы (B, H). При обучении $\mu_B$ и
+# $\sigma_B^2$ — среднее и дисперсия по батчу; при оценке вместо них берутся скользящие
+# средние, которые обновляются после каждого шага:
+# $\text{скользящее} \leftarrow (1 - m)\,\text{скользящее} + m\,\text{по батчу}$, где $m$ — момент.
+# Смещение $b_1$ убрано: вычитание $\mu_B$ уничтожает любую константу, прибавленную к $a$, и
+# его работу берёт на себя $\beta$.
+#
+# Обратный проход написан вручную. Единственный необычный шаг в нём — таблица эмбеддингов:
+# градиент по $E$, формы (B, {@ lab_b.context @}, {@ lab_b.emb @}), *прибавляется* к тем строкам $C$, которые были
+# выбраны (`np.add.at`), так что буква, встретившаяся в батче дважды — или дважды в одном
+# окне, — получает оба вклада. Тесты сверяют градиент каждого параметра с конечными
+# разностями (относительная ошибка ниже 1e-6 в float64, с батч-нормализацией и без неё), а
+# если установлен PyTorch — ещё и один полный шаг обучения с автоматическим
+# дифференцированием PyTorch (autograd).
+
+# %% [markdown]
+# ### Эмбеддинг — это слой {#the-embedding-is-a-layer}
+#
+# Поиск по таблице $C[X]$ — это замаскированный [слой](../../lessons/01-neuron-and-layer/#the-math).
+# Запишите каждый индекс как строку **one-hot**: вектор длины V с 1 на месте индекса и 0 во
+# всех остальных позициях. Окна превращаются в $\operatorname{onehot}(X)$ формы (B, {@ lab_b.context @}, V), и
+#
+# $$
+# C[X] = \operatorname{onehot}(X)\, C \qquad (B, {@ lab_b.context @}, V) \cdot (V, {@ lab_b.emb @}) \to (B, {@ lab_b.context @}, {@ lab_b.emb @}),
+# $$
+#
+# потому что строка one-hot, умноженная на $C$, выбирает из $C$ ровно одну строку. Значит,
+# эмбеддинг — это слой $Z = XW + b$ из урока 1 со входом $\operatorname{onehot}(X)$,
+# весами $W = C$ и без смещения, применённый в каждой из {@ lab_b.context_word | counted('позиции', 'позиций', 'позиций') @} с одной и той же $C$.
+# Поиск по таблице — просто быстрый способ вычислить это произведение: произведение тратит V
+# умножений на каждый элемент результата, и все они, кроме одного, — умножения на ноль, а
+# поиск копирует ту единственную строку, которая важна. Отсюда же понятен и scatter-add:
+# градиент весов слоя равен $X^\top \Delta$, а при входах one-hot произведение
+# $\operatorname{onehot}(X)^\top \Delta$ прибавляет каждую строку $\Delta$ к той строке
+# $C$, которую выбрал её индекс. Ячейка проверяет и то, и другое на одном батче обучающих
+# окон:
+
+# %%
+C = init_char_mlp(SETTINGS.config(vocab.size, "kaiming", False), SETTINGS.seed).params["C"]   # (V, E)
+X_batch = windows["train"][0][:SETTINGS.batch_size]           # (B, context) integer indices
+one_hot = np.eye(vocab.size)[X_batch]                         # (B, context, V): a 1 at each index
+by_lookup, by_product = C[X_batch], one_hot @ C               # both (B, context, E)
+assert by_lookup.shape == by_product.shape
+assert np.allclose(by_lookup, by_product, rtol=0, atol=1e-12), "C[X] must equal onehot(X) @ C"
+upstream = np.random.default_rng(SETTINGS.seed).normal(size=by_lookup.shape)  # any gradient of E, (B, context, E)
+scatter = np.zeros_like(C)
+np.add.at(scatter, X_batch, upstream)                         # what the backward pass does
+layer_grad = one_hot.reshape(-1, vocab.size).T @ upstream.reshape(-1, C.shape[1])   # X^T Delta, (V, E)
+assert np.allclose(scatter, layer_grad, rtol=1e-12, atol=1e-12), "scatter-add must equal onehot(X)^T Delta"
+print(f"C[X] and onehot(X) @ C: both {by_lookup.shape}, equal: True")
+print(f"scatter-add into C and onehot(X)^T @ Delta: both {scatter.shape}, equal: True")
+
+# %%
+for batch_norm in (False, True):
+    model = init_char_mlp(SETTINGS.config(vocab.size, "kaiming", batch_norm), 0)
+    shapes = ", ".join(f"{name} {value.shape}" for name, value in model.params.items())
+    print(f"batch norm {batch_norm!s:5}: {format_count(model.n_parameters())} parameters — {shapes}")
+
+# %% [markdown]
+# ## 4. Инициализация {#4-initialization}
+#
+# ### Потери на шаге 0 {#the-loss-at-step-0}
+#
+# До обучения модель ничего не знает, поэтому честное предсказание — равномерное по V
+# токенам, и потери у него равны $\ln V$. *Наивная* инициализация (каждый вес и каждое
+# смещение — из стандартного нормального распределения) вместо этого даёт большие случайные
+# логиты: модель уверенно ошибается, и её первые потери намного выше $\ln V$. Если
+# умножить $W_2$ на 0.01 и обнулить $b_2$, логиты станут почти равными, и первые потери
+# окажутся рядом с $\ln V$:
+
+# %%
+X_train, Y_train = windows["train"]
+init_rows = []
+for init, label in (("naive", say("naive: all weights N(0, 1)", ru="наивная: все веса N(0, 1)")),
+                    ("scaled_output", say("output layer scaled: W2 x 0.01, b2 = 0",
+                                          ru="выходной слой уменьшен: W2 x 0.01, b2 = 0"))):
+    model = init_char_mlp(SETTINGS.config(vocab.size, init, False), SETTINGS.seed)
+    init_rows.append([label, format_number(evaluate(model, X_train, Y_train), 3)])
+init_rows.append([say("ln V (uniform prediction)", ru="ln V (равномерное предсказание)"),
+                  format_number(math.log(vocab.size), 3)])
+display(Markdown(markdown_table([say("initialization", ru="инициализация"),
+                                 say("loss on the training split at step 0",
+                                     ru="потери на обучающей выборке на шаге 0")], init_rows, "lr")))
+
+# One draw of the weights is one sample: on average over draws the step-0 loss is at least
+# ln V (cross entropy is convex in the logits, whose average is 0), but one draw can start a
+# little below it. How often, and by how much at most, over 20 seeds:
+ln_V = math.log(vocab.size)
+below = {}
+for init in ("scaled_output", "kaiming"):
+    gaps = np.array([evaluate(init_char_mlp(SETTINGS.config(vocab.size, init, False), seed), X_train, Y_train)
+                     for seed in range(20)]) - ln_V   # (20,) step-0 loss minus ln V
+    below[init] = int(np.sum(gaps < 0))
+    print(f"{init:13s}: {below[init]:2d} of {gaps.size} seeds start below ln V, "
+          f"lowest by {format_number(-gaps.min(), 3)}, highest above by {format_number(gaps.max(), 3)}")
+claim(min(below.values()) > 0 and max(below.values()) < 20,
+      "with the scaled inits, some seeds start slightly below ln V and some above")
+
+# %% [markdown]
+# ### Насыщенные нейроны tanh {#saturated-tanh-units}
+#
+# У скрытого слоя та же проблема, только уровнем ниже. Когда и $C$, и $W_1$ взяты из
+# стандартного нормального распределения, каждая преактивация — сумма {@ lab_b.fan_in | counted('произведения', 'произведений', 'произведений') @} чисел с
+# единичной дисперсией: её дисперсия в среднем по случайному выбору весов равна {@ lab_b.fan_in @}, и
+# выходы tanh скапливаются у ±1, где производная $1 - h^2$ почти равна нулю и градиент почти
+# не проходит. Если масштабировать $W_1$ коэффициентом усиления Кайминга для tanh, делённым
+# на корень из числа входов (fan-in), $\tfrac{5/3}{\sqrt{{@ lab_b.fan_in @}}}$, преактивации вернутся в
+# диапазон, где у tanh ещё есть наклон. Инициализация `"kaiming"` также умножает $b_1$ на
+# 0.01: смещение из стандартного нормального распределения само по себе добавляло бы к
+# каждой преактивации разброс 1, сравнимый с разбросом масштабированного $x W_1$ (последний
+# столбец таблицы). Батч-нормализация приходит к тому же результату с другой стороны: она
+# приводит преактивацию каждого нейрона к единичной дисперсии, какой бы ни была $W_1$. Ниже —
+# доля выходов скрытого слоя с $|h| > 0.97$ на обучающих окнах до всякого обучения и разброс
+# $x W_1$, измеренный на этой одной реализации весов:
+
+# %%
+sat_rows, hidden = [], {}
+fan_in = SETTINGS.context * SETTINGS.emb_dim  # width of x: 3 characters x 10 on this page
+for init, batch_norm, label in (("scaled_output", False, "W1 ~ N(0, 1)"),
+                                ("kaiming", False, f"W1 ~ N(0, 1) x (5/3)/sqrt({fan_in}), b1 x 0.01"),
+                                ("scaled_output", True, say("W1 ~ N(0, 1), then batch norm",
+                                                            ru="W1 ~ N(0, 1), затем батч-нормализация"))):
+    model = init_char_mlp(SETTINGS.config(vocab.size, init, batch_norm), SETTINGS.seed)
+    _, cache = forward(model, X_train, training=True)  # batch norm: statistics of the whole split
+    hidden[label] = cache.h  # (N, H)
+    pre_std = float((cache.x @ model.params["W1"]).std())  # spread of x W1 before the bias and the tanh
+    sat_rows.append([label, format_number(float(np.mean(np.abs(cache.h) > 0.97)), 3), format_number(pre_std, 2)])
+display(Markdown(markdown_table([say("hidden weights", ru="веса скрытого слоя"),
+                                 say("fraction of |h| > 0.97", ru="доля |h| > 0.97"),
+                                 say("std of x W1", ru="ст. откл. x W1")], sat_rows, "lrr")))
+print(f"expected std of x W1 over the draw of the weights: sqrt({fan_in}) = {math.sqrt(fan_in):.2f} "
+      f"with N(0, 1) weights, 5/3 = {5 / 3:.2f} with the Kaiming scale")
+
+fig, axes = plt.subplots(1, 2, figsize=(9, 3.2), sharey=True)
+for ax, (label, h), color in zip(axes, list(hidden.items())[:2], COLORS):
+    ax.hist(h.ravel(), bins=50, range=(-1, 1), color=color)
+    ax.set_title(label, fontsize=10)
+    ax.set_xlabel(say("hidden output h = tanh(a)", ru="выход скрытого слоя h = tanh(a)"))
+axes[0].set_ylabel(say("count (all windows x units)", ru="количество (все окна x нейроны)"))
+fig.suptitle(say("Hidden activations at initialization", ru="Активации скрытого слоя при инициализации"),
+             fontsize=11)
+fig.tight_layout()
+saturated = [row[1] for row in sat_rows[:2]]
+show_figure(
+    fig,
+    alt=say("Two histograms of the hidden outputs tanh(a) at initialization, from -1 to 1. Left, "
+            f"standard-normal W1: most of the mass sits at -1 and +1 (a fraction {saturated[0]} has |h| > 0.97). "
+            f"Right, Kaiming-scaled W1: the outputs spread over the interval (fraction {saturated[1]}).",
+            ru="Две гистограммы выходов скрытого слоя tanh(a) при инициализации, от -1 до 1. Слева — W1 из "
+            f"стандартного нормального распределения: почти вся масса сосредоточена у -1 и +1 (у доли {saturated[0]} "
+            f"|h| > 0.97). Справа — W1 в масштабе Кайминга: выходы распределены по всему интервалу "
+            f"(доля {saturated[1]})."),
+    caption=say("Hidden outputs at initialization: saturated with N(0, 1) weights (left), spread out with the Kaiming "
+                "scale (right).",
+                ru="Выходы скрытого слоя при инициализации: насыщены при весах N(0, 1) (слева), распределены "
+                "по интервалу в масштабе Кайминга (справа)."),
+)
+
+# %% [markdown]
+# *Рисунок: гистограммы выходов скрытого слоя при инициализации (первые две строки
+# таблицы). Слева — $W_1$ из стандартного нормального распределения: масса скапливается у −1
+# и +1 (насыщенные нейроны). Справа — $W_1$ в масштабе Кайминга: выходы распределены по
+# всему интервалу.*
+#
+# Исправления инициализации, которые используются ниже, — это всё перечисленное вместе (init
+# `"kaiming"` в `CharMLPConfig`): выходной слой уменьшен ($W_2 \times 0.01$, $b_2 = 0$),
+# $W_1$ масштабирована коэффициентом Кайминга, делённым на корень из числа входов, а $b_1$
+# умножено на 0.01.
+#
+# ## 5. Обучение {#5-training}
+#
+# В эксперименте {@ lab_b.variants | counted('вариант', 'варианта', 'вариантов') @} MLP, каждый обучен с {@ lab_b.seeds | counted('сидом', 'сидами', 'сидами') @} на одном и том же
+# разбиении: наивная инициализация или исправленная, и каждая — без батч-нормализации и с
+# ней. Каждая модель делает одно и то же число шагов SGD на батчах по {@ lab_b.batch_size | counted('окну', 'окна', 'окон') @};
+# на полпути скорость обучения падает в {@ lab_b.lr_drop_n | counted('раз', 'раза', 'раз') @}. Базовая модель — биграммная: она считает
+# пары (предыдущая буква, следующая буква) в обучающей выборке, прибавляет единицу к каждому
+# счётчику (сглаживание добавлением единицы) и предсказывает только по предыдущей букве.
+
+# %%
+train_start = time.perf_counter()
+report = run_lab(SETTINGS, words, vocab)
+print(f"trained {len(report.variants) * SETTINGS.n_seeds} models in {time.perf_counter() - train_start:.1f} s")
+
+# %%
+fig, ax = plt.subplots(figsize=(7, 3.6))
+window = min(100, SETTINGS.steps)  # steps averaged per point of the curve
+for result, color in zip(report.variants, COLORS):
+    smooth = np.convolve(result.curves[0], np.ones(window) / window, mode="valid")
+    ax.plot(np.arange(window, SETTINGS.steps + 1), smooth, color=color, label=variant_label(result.label))
+ax.axhline(report.bigram_loss["val"], color="black", linestyle="--", linewidth=1,
+           label=say("bigram, validation", ru="биграммы, валидация"))
+ax.axvline(lr_drops(SETTINGS.steps)[0], color="gray", linestyle=":", linewidth=1,
+           label=say(f"learning rate / {1 / LR_DROP:.0f}", ru=f"скорость обучения / {1 / LR_DROP:.0f}"))
+ax.set_yscale("log")
+ax.set_yticks([2, 2.5, 3, 4, 6, 10], labels=["2", "2.5", "3", "4", "6", "10"])
+ax.minorticks_off()
+ax.set_xlabel(say("SGD step", ru="шаг SGD"))
+ax.set_ylabel(say(f"batch loss (nats), mean of {window} steps",
+                  ru=f"потери на батче (наты),\nсреднее по {window} шагам"))
+ax.set_title(say("Training curves (first seed of each variant)", ru="Кривые обучения (первый сид каждого варианта)"),
+             fontsize=11)
+ax.legend(fontsize=8)
+fig.tight_layout()
+show_figure(
+    fig,
+    alt=(say("Line chart of the smoothed training loss against SGD step, log scale, one line per model variant (",
+             ru="Линейный график сглаженных потерь на обучении по шагам SGD, логарифмический масштаб, по линии "
+             "на каждый вариант модели (")
+         + say(", ", ru="; ").join(variant_label(result.label) for result in report.variants)
+         + say("), with the bigram's validation loss as a dashed horizontal line and a dotted vertical line "
+               f"where the learning rate drops {1 / LR_DROP:.0f}-fold. The naive-initialization curves start much higher.",
+               ru="); потери биграммной модели на валидации — штриховая горизонталь, пунктирная вертикаль — место, "
+               f"где скорость обучения падает в {1 / LR_DROP:.0f} раз. Кривые с наивной инициализацией начинаются "
+               "намного выше.")),
+    caption=say("Training loss of the first seed of each variant, against the bigram baseline's validation loss.",
+                ru="Потери на обучении для первого сида каждого варианта на фоне потерь базовой биграммной модели "
+                "на валидации."),
+)
+
+# %% [markdown]
+# *Рисунок: потери на обучении для одного сида каждого варианта (логарифмический масштаб)
+# на фоне потерь биграммной модели на валидации (штриховая линия). Кривые с наивной
+# инициализацией начинаются гораздо выше и тратят первые шаги на то, чтобы исправить
+# последствия инициализации; пунктирная линия отмечает падение скорости обучения в {@ lab_b.lr_drop_n | counted('раз', 'раза', 'раз') @}.*
+#
+# ## 6. Результаты {#6-results}
+#
+# Потери — это средняя перекрёстная энтропия на символ в натах, вычисленная со скользящими
+# статистиками батч-нормализации; каждая ячейка MLP — среднее ± стандартное отклонение по
+# {@ lab_b.seeds | counted('сиду', 'сидам', 'сидам') @}. Модель выбирается только по потерям на валидации, и только выбранная модель
+# оценивается на тестовой выборке.
+
+# %%
+display(Markdown(results_table(report)))
+
+# %%
+val = {r.label: r.val_loss for r in report.variants}
+naive, fixed = val["MLP, naive init"], val["MLP, init fixes"]  # each (n_seeds,)
+bn_naive, bn_fixed = val["MLP + batch norm, naive init"], val["MLP + batch norm, init fixes"]
+bigram_val = report.bigram_loss["val"]
+
+
+def change(a, b):
+    """Mean change a - b with the range of the per-seed differences."""
+    d = a - b
+    return f"{format_number(d.mean(), 3)} (per seed from {format_number(d.min(), 3)} to {format_number(d.max(), 3)})"
+
+
+print("validation loss differences (negative = better), same seeds paired:")
+print("  init fixes vs naive init, no batch norm:  ", change(fixed, naive))
+print("  batch norm vs none, naive init:           ", change(bn_naive, naive))
+print("  batch norm vs none, with init fixes:      ", change(bn_fixed, fixed))
+print("  best MLP vs bigram:                       ", format_number(min(v.mean() for v in val.values()) - bigram_val, 3))
+
+# The text below states these directions: the site build fails if its own run reverses one;
+# in your run, a statement that does not hold prints a warning.
+claim(fixed.max() < bigram_val,
+      "the MLP with the initialization fixes beats the bigram on validation, for every seed")
+claim(naive.max() > bigram_val,
+      "with the naive initialization, the MLP does not reliably beat the bigram: some seed ends above it on validation")
+claim(fixed.mean() < naive.mean() and naive.std() > fixed.std(),
+      "the initialization fixes matter: mean validation loss below the naive initialization's, with a smaller spread over seeds")
+claim(fixed.mean() < bn_naive.mean() < naive.mean(),
+      "batch normalization rescues part of the naive initialization: its mean validation loss lies between "
+      "the naive initialization's and the initialization fixes'")
+claim(bn_fixed.mean() > fixed.mean(),
+      "on top of the initialization fixes, batch normalization did not help: its mean validation loss is higher")
+
+# %% [markdown]
+# Что говорят таблица и попарные разности — для этого набора данных и этих настроек (бюджет
+# шагов выбран так, чтобы страница собиралась быстро; более долгое обучение меняет разрывы, и
+# упражнение 4 предлагает измерить, как именно):
+#
+# * **MLP обходит биграммную модель**, если сеть разумно инициализирована (так для каждого
+#   сида): {@ lab_b.context_word | counted('буква', 'буквы', 'букв') @} контекста несут информацию, которой нет в одной предыдущей букве. С
+#   наивной инициализацией и этим бюджетом шагов сеть обходит биграммную модель не всегда.
+# * **Важнее всего исправления инициализации.** С наивной инициализацией сеть тратит первые
+#   шаги на то, чтобы уменьшить огромные логиты, и обучается с насыщенными нейронами tanh,
+#   чьи градиенты почти нулевые; за то же число шагов она заканчивает далеко позади, и её
+#   сиды расходятся сильнее (разброс больше).
+# * **Батч-нормализация отчасти спасает наивную инициализацию**: она стандартизует
+#   преактивации при любом масштабе $W_1$, так что нейроны tanh больше не насыщены (третья
+#   строка таблицы насыщения в разделе 4). Исправить выходной слой она не может, потому что
+#   его не трогает, и сеть с наивной инициализацией и батч-нормализацией всё равно заканчивает
+#   позади сети с исправлениями.
+# * **Поверх исправлений инициализации батч-нормализация здесь не помогла: стало даже
+#   немного хуже.** У этой сети один скрытый слой, и его масштаб исправления уже задали
+#   правильно, а именно эту задачу батч-нормализация и решает. Вместо этого она добавляет
+#   шум: скрытые нейроны каждого окна зависят от {@ lab_b.other_windows | counted('другого окна', 'других окон', 'других окон') @} его батча, а при
+#   оценке используются скользящие средние, а не статистики самого батча. Ячейка ниже
+#   проверяет второй пункт.
+
+# %%
+bn_model = next(r for r in report.variants if r.label == "MLP + batch norm, init fixes").models[0]
+logits, _ = forward(bn_model, X_train, training=True)  # statistics of the whole training split
+full_stats = cross_entropy(logits, Y_train)[0]
+running = evaluate(bn_model, X_train, Y_train)
+print(f"first seed, training split: loss with running statistics {format_number(running, 4)}, "
+      f"with the split's own statistics {format_number(full_stats, 4)}, "
+      f"difference {format_number(running - full_stats, 4)}")
+claim(abs(running - full_stats) < 0.1 * abs(bn_fixed.mean() - fixed.mean()),
+      "with the initialization fixes and batch normalization, the training loss with running statistics and with the "
+      "split's own statistics differ by less than a tenth of the gap between the two 'init fixes' rows")
+
+# %% [markdown]
+# Две величины потерь различаются меньше чем на десятую часть разрыва между двумя строками с
+# исправленной инициализацией (ячейка это проверяет), так что скользящие средние не виноваты.
+# Цена батч-нормализации здесь — шум, который она добавляет при обучении: градиент каждого
+# окна зависит от остальных окон его батча. Это утверждение о данной маленькой неглубокой
+# модели и данном бюджете шагов: батч-нормализация оправдывает себя в глубоких стеках слоёв,
+# где никакое одно масштабирование при инициализации не удерживает активации всех слоёв в
+# нужном диапазоне.
+#
+# ## 7. Придуманные имена {#7-invented-names}
+#
+# Генерация начинается с контекста `. . .`: модель выбирает следующую букву из предсказанного
+# распределения, окно сдвигается, и так до тех пор, пока модель не выберет `.`. Слова ниже
+# сгенерированы первым сидом выбранной модели; имя считается придуманным, если его нет среди
+# слов обучающей выборки.
+
+# %%
+display(Markdown(samples_line(report)))
+display(Markdown(markdown_table(["#", say("sampled word", ru="сгенерированное слово"),
+                                 say("in the training split?", ru="есть в обучающей выборке?")],
+                                [[str(i + 1), name or say("(empty)", ru="(пусто)"),
+                                  say("yes", ru="да") if name in set(splits["train"]) else say("no", ru="нет")]
+                                 for i, name in enumerate(report.samples)], "rlc")))
+
+# %% [markdown]
+# ## 8. Эмбеддинги символов на плоскости {#8-the-character-embeddings-in-2-d}
+#
+# Каждая строка $C$ помещает один символ в {@ lab_b.emb @}-мерное пространство. Чтобы на него
+# посмотреть, спроецируйте строки на их первые две главные компоненты (они вычисляются
+# сингулярным разложением центрированной таблицы); напечатанная доля дисперсии говорит,
+# какую часть картины сохраняет проекция.
+
+# %%
+C = report.chosen_variant.models[0].params["C"]
+centred = C - C.mean(axis=0)
+U, S, Vt = np.linalg.svd(centred, full_matrices=False)
+points = centred @ Vt[:2].T  # (V, 2)
+share = (S[:2] ** 2).sum() / (S ** 2).sum()
+print(f"the first two principal components keep {format_number(100 * share, 1)} % of the variance of C")
+fig, ax = plt.subplots(figsize=(5.5, 5))
+vowels = set("aeiouy")
+for char, (px, py) in zip(vocab.chars, points):
+    color = COLORS[1] if char in vowels else COLORS[0] if char != "." else COLORS[6]
+    ax.scatter(px, py, s=220, color=color, alpha=0.25)
+    ax.text(px, py, char, ha="center", va="center", fontsize=11, color=color)
+ax.set_xlabel(say("principal component 1", ru="главная компонента 1"))
+ax.set_ylabel(say("principal component 2", ru="главная компонента 2"))
+ax.set_title(say(f"Embeddings of '{report.chosen_variant.label}' (first seed)",
+                 ru=f"Эмбеддинги символов (первый сид)\n«{variant_label(report.chosen_variant.label)}»"), fontsize=10)
+fig.tight_layout()
+show_figure(
+    fig,
+    alt=say(f"Scatter plot of the {len(vocab.chars)} characters' embeddings projected on two principal components, "
+            "each point labelled with its character; vowels and y in one colour, consonants in another, "
+            "the start/end token '.' in black.",
+            ru=f"Точечная диаграмма эмбеддингов символов (всего: {len(vocab.chars)}), спроецированных на две главные "
+            "компоненты; каждая точка подписана своим символом; гласные и y одним цветом, согласные другим, "
+            "токен начала и конца «.» чёрным."),
+    caption=say("Character embeddings of the chosen model, projected onto their first two principal components.",
+                ru="Эмбеддинги символов выбранной модели, спроецированные на их первые две главные компоненты."),
+)
+
+# %% [markdown]
+# *Рисунок: эмбеддинг каждого символа, спроецированный на две главные компоненты; гласные (и
+# y) оранжевым, согласные синим, токен начала и конца — чёрным. Посмотрите, какие буквы
+# модель поместила рядом: символы, взаимозаменяемые в одних и тех же контекстах, оказываются
+# близко.*
+#
+# ## 9. Скорость {#9-speed}
+#
+# Шаг обучения здесь — это несколько небольших матричных произведений и поэлементных
+# операций. `mlp_ref.labs.charlm.speed` замеряет один шаг (контекст {@ lab_b.speed_context @}, эмбеддинг {@ lab_b.speed_emb @}, скрытый
+# слой {@ lab_b.speed_hidden @}, батч {@ lab_b.speed_batch @}, float64, без батч-нормализации, случайные окна над {@ lab_b.speed_vocab | counted('токеном', 'токенами', 'токенами') @};
+# размеры фиксированы, какими бы ни были настройки выше) этого кода на NumPy против той же
+# модели на PyTorch с autograd на CPU. Запуски чередуются, каждая сторона работает в один
+# поток (второй поток при таких размерах не помогает, а простаивающие потоки, крутящиеся в
+# ожидании на общей машине, делают замеры зависимыми от нагрузки). Ячейка ниже делает
+# короткий прогон этого измерения; `make bench` в репозитории выполняет полный бенчмарк тем
+# же кодом. PyTorch необязателен: если его нет, ячейка так и скажет.
+
+# %%
+from mlp_ref.labs.charlm.speed import (median_step_times, numpy_runner, speed_config, speed_windows,
+                                       torch_runner)
+
+try:
+    import torch
+except ModuleNotFoundError:
+    torch = None
+if torch is None:
+    ratio = None
+    print("PyTorch is not installed in this environment: no speed ratio measured. "
+          "To measure it, install PyTorch (CPU build: see pytorch.org) and run this cell again.")
+else:
+    Xb, Yb = speed_windows(0)  # random windows over the timed model's vocabulary
+    config = speed_config(batch_norm=False, dtype="float64")
+    steps, repeats = 20, 15  # short alternating runs, so that a burst of load hits both sides
+    mine, theirs = median_step_times([numpy_runner(config, Xb, Yb), torch_runner(torch, config, Xb, Yb)],
+                                     steps, repeats)
+    ratio = mine / theirs
+    print(f"median time per step: NumPy {mine * 1e6:.0f} µs, PyTorch {theirs * 1e6:.0f} µs; "
+          f"ratio {ratio:.2f} (torch {torch.__version__}, median of {repeats} alternating runs of {steps} steps)")
+
+# %% [markdown]
+# Короткие замеры на общей машине шумны; `make bench` выполняет полный бенчмарк (больше
+# повторов, а также float32 и батч-нормализация). Отношение относится только к этой
+# маленькой модели на той машине, где выполнялась ячейка; о больших моделях оно ничего не
+# говорит.
+#
+# ## Итоги {#closing-note}
+#
+# Результаты, сгенерированные слова и отношение скоростей в одном месте (всё — из ячеек
+# выше):
+
+# %%
+display(Markdown(results_table(report)))
+display(Markdown(samples_line(report)))
+print("speed ratio NumPy / PyTorch, one training step:", "not measured" if ratio is None else f"{ratio:.2f}")
+print(f"this notebook's cells ran in {time.perf_counter() - page_start:.1f} s")
+
+# %% [markdown]
+# ## Упражнения {#exercises}
+#
+# 1. Обучите модель с `--context 5` (или `CONTEXT = 5` в первой ячейке). Уменьшаются ли
+#    потери на валидации, и сильнее ли, чем разброс по сидам?
+#
+# <details><summary>Ответ</summary>
+# Запустите <code>python -m mlp_ref.labs.charlm --context 5</code> и сравните строку
+# «MLP, исправленная инициализация» с таблицей этой страницы; разница меньше стандартных
+# отклонений по сидам ни о чём не свидетельствует.
+# </details>
+#
+# 2. Почему батч-нормализация может сделать лишним $b_1$, но не $b_2$?
+#
+# <details><summary>Ответ</summary>
+# $b_1$ прибавляется прямо перед вычитанием среднего по батчу, поэтому в точности
+# сокращается, а его роль берёт на себя $\beta$. $b_2$ стоит после tanh и выходного слоя,
+# где ничего не нормализуется.
+# </details>
+#
+# 3. Сглаживание прибавляет `alpha` к каждому счётчику биграмм. Попробуйте `--alpha 0.01` и
+#    `--alpha 3` (`ALPHA` в первой ячейке) и объясните, в какую сторону меняются потери
+#    биграммной модели на валидации.
+#
+# <details><summary>Ответ</summary>
+# Сглаживание защищает от пар (предыдущая, следующая), которые ни разу не встретились в
+# обучающей выборке: без него такая пара получает нулевую вероятность и бесконечные потери.
+# Посчитайте, сколько валидационных окон содержат невиданную пару (например, с помощью
+# <code>fit_bigram</code> с крошечным <code>alpha</code>, а затем поищите окна с наибольшими
+# потерями). Когда почти каждая валидационная пара встречалась при обучении, меньшее
+# сглаживание лучше подходит к данным, а большое <code>alpha</code> тянет каждую строку
+# таблицы к равномерному распределению.
+# </details>
+#
+# 4. Повторите эксперимент с бюджетом в {@ lab_b.long_factor | counted('раз', 'раза', 'раз') @} больше:
+#    `python -m mlp_ref.labs.charlm --steps {@ lab_b.long_steps @} --seeds 2` (или `STEPS = {@ lab_b.long_steps @}` и
+#    `SEEDS = 2` в первой ячейке; тогда ячейки раздела 6 предупредят о каждом утверждении,
+#    которое больше не выполняется). Какие утверждения раздела 6 по-прежнему верны?
+#
+# <details><summary>Ответ</summary>
+# Прежде чем считать разрыв реальным, сравните его с разбросом по сидам. Один эффект, на
+# который стоит посмотреть: батч-нормализация делает потери независимыми от масштаба $W_1$,
+# поэтому градиент по $W_1$ убывает как $1/\lVert W_1 \rVert$, а шаг поворачивает $W_1$ на
+# долю, которая убывает как $1/\lVert W_1 \rVert^2$. Наивная $W_1$ больше масштабированной по
+# Каймингу в $\sqrt{{@ lab_b.fan_in @}}/(5/3)$ раз, так что с батч-нормализацией её направление при той же
+# скорости обучения меняется медленнее. Проверьте, выигрывает ли от более долгого обучения
+# наивная сеть без батч-нормализации больше, чем её двойник с батч-нормализацией, и
+# остаётся ли разрыв между двумя строками с исправленной инициализацией больше разброса по
+# сидам.
+# </details>
+#
+# ## Проверьте себя {#check-yourself}
+#
+# 1. Первые потери при наивной инициализации намного выше $\ln V$. Что означали бы потери
+#    *ниже* $\ln V$ на шаге 0?
+#
+# <details><summary>Ответ</summary>
+# Не меньше $\ln V$ обязано быть только *среднее* по случайным реализациям весов:
+# перекрёстная энтропия выпукла по логитам, а когда $W_2$ и $b_2$ распределены вокруг нуля,
+# средние логиты все равны, что и даёт ровно $\ln V$. Одна реализация может случайно начать
+# чуть ниже; раздел 4 считает, как часто это случается с инициализациями этой страницы и
+# насколько. Потери *намного* ниже $\ln V$ на шаге 0 означают, что необученная модель уже
+# предпочитает правильные символы: заподозрите, что в оценку утекает информация из
+# обучающих данных.
+# </details>
+#
+# 2. Почему потери на тестовой выборке сообщаются только для одной модели?
+#
+# <details><summary>Ответ</summary>
+# Выбор между моделями по потерям на тесте превратил бы тестовую выборку во вторую
+# валидационную, и сообщённое число было бы оптимистичным. Выбор делается по потерям на
+# валидации; тестовая выборка используется один раз, для выбранной модели.
+# </details>
+#
+# ## Источники {#sources}
+#
+# * Y. Bengio, R. Ducharme, P. Vincent, C. Jauvin. A Neural Probabilistic Language Model.
+#   *JMLR* 3, 2003.
+# * K. He, X. Zhang, S. Ren, J. Sun. Delving Deep into Rectifiers. *ICCV* 2015 (инициализация
+#   Кайминга); коэффициент усиления 5/3 для tanh — как в `torch.nn.init.calculate_gain`.
+# * S. Ioffe, C. Szegedy. Batch Normalization. *ICML* 2015.
+# * Пакет `names` (PyPI, версия 0.3.0); в его метаданных сказано, что списки имён взяты из
+#   данных переписи населения США 1990 года.

@@ -1,0 +1,764 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: py:percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Лабораторная A: обучаем MLP на рукописных цифрах
+#
+# **Зачем.** В этой лабораторной вы обучите многослойный перцептрон из `mlp_ref` на настоящих
+# изображениях рукописных цифр и сообщите его точность так, как это делает аккуратный
+# эксперимент: фиксированное разбиение, проверка того, что ни одна строка не попала в две
+# части, проверка градиента, лучшая эпоха, выбранная по валидационным данным, единственный
+# взгляд на тестовые данные, несколько сидов (начальных значений генератора случайных чисел)
+# и базовые модели, обученные на тех же самых строках. После лабораторной вы сможете
+# запустить тот же код на MNIST и прочитать собственные результаты с той же тщательностью.
+#
+# **Что нужно знать.** [Прямой проход](../../lessons/03-forward-pass/) (формы всех
+# промежуточных величин), [функции активации и выходные слои](../../lessons/04-activations-and-heads/)
+# (софтмакс с перекрёстной энтропией по логитам), [обучение весов](../../lessons/05-learning-the-weights/)
+# (градиентный спуск, обратный проход, проверка градиента), [подсчёт параметров](../../lessons/06-counting-parameters/)
+# и [инициализация](../../lessons/07-initialization/) (инициализация He для ReLU).
+#
+# <!-- before-you-start: lab -->
+#
+# Каждое число, таблица и рисунок ниже вычисляются при сборке этой страницы. Тот же
+# эксперимент запускается из командной строки, `python -m mlp_ref.labs.digits --epochs {@ lab_a.epochs @} --seed {@ lab_a.seed @}`,
+# и печатает те же таблицы, только по-английски (саму команду печатает вторая ячейка).
+# Исключение — время: его измеряют заново при каждом запуске, и от запуска к запуску оно
+# разное.
+#
+# **Ваш собственный запуск.** В первой ячейке собраны настройки — обычные присваивания.
+# Измените любую из них и запустите весь блокнот. Текст описывает запуск этой страницы (с
+# этими настройками); там, где он утверждает что-то о результате, ячейка проверяет это
+# утверждение на вашем запуске и печатает предупреждение, если ваш запуск с ним расходится.
+
+# %%
+# Settings of this run; the values below are the page's (and the command line's defaults).
+EPOCHS = 25           # passes over the training rows
+SEED = 0              # the split; the models of each size use SEED, SEED + 1, ...
+SEEDS = 5             # models per size (initialization and batch order)
+BATCH_SIZE = 64       # rows per SGD step
+LEARNING_RATE = 0.1   # SGD step size
+SIZES = [64, 32, 16, 10]  # the lab's network: 64 pixels in, 10 digits out
+STUDY = [[64, 32, 10], [64, 32, 16, 10], [64, 128, 64, 10], [64, 512, 256, 10]]  # sizes compared in section 6
+HGB_ROUNDS = 100      # boosting rounds of the gradient-boosted trees (section 7)
+MNIST_DIR = None      # section 8: a folder with mnist.npz or the four MNIST IDX files; None: no MNIST run
+MNIST_SIZES = [784, 128, 64, 10]  # the network section 8 trains on MNIST
+MNIST_VAL = 10_000    # validation rows that section 8 takes from MNIST's training part
+
+# %%
+import os
+import time
+
+import matplotlib.pyplot as plt
+import numpy as np
+from IPython.display import Markdown, display
+from threadpoolctl import threadpool_limits
+
+from mlp_ref import MLP, count_params, fit, grad_check
+from mlp_ref.course.claims import claim, site_build
+from mlp_ref.course.figures import PALETTE, show_figure
+from mlp_ref.course.i18n import say
+from mlp_ref.course.tables import format_count, format_number, markdown_table
+from mlp_ref.labs.digits.data import check_partition, digits_splits
+from mlp_ref.labs.digits.experiment import (LATE_EPOCHS, PARITY_TOLERANCE, DigitsSettings, confusion_matrix,
+                                            run_lab)
+from mlp_ref.labs.digits.report import (MNIST_ENV, command_line, comparison_table, mnist_report,
+                                        parity_table, parity_verdict, percent, run_table, split_table,
+                                        study_table)
+from mlp_ref.labs.progress import NotebookProgress
+
+page_start = time.perf_counter()
+SETTINGS = DigitsSettings(epochs=EPOCHS, seed=SEED, n_seeds=SEEDS, batch_size=BATCH_SIZE,
+                          lr=LEARNING_RATE, sizes=SIZES, study=STUDY, hgb_rounds=HGB_ROUNDS,
+                          mnist_sizes=MNIST_SIZES, mnist_val=MNIST_VAL)
+page_run = SETTINGS == DigitsSettings()
+if site_build():  # the page's run: the command with no options must reproduce it
+    assert page_run, "the page's settings must be the defaults of DigitsSettings"
+elif not page_run:
+    print("Your settings differ from the page's: the text describes the page's run, "
+          "and the cells that check its statements warn where your run differs.")
+print("the same run from the command line:")
+print("   ", command_line(SETTINGS))
+
+# %% [markdown]
+# ## 1. Данные и разбиение {#1-the-data-and-the-split}
+#
+# В scikit-learn есть небольшой набор рукописных цифр (скачивать ничего не нужно): 1797
+# изображений размером 8×8 пикселей, каждый пиксель — целое число от 0 до 16. Если
+# развернуть изображение по строкам, получится строка из 64 чисел, так что данные — это
+# матрица $X$ формы (1797, 64) и метки $y$ формы (1797,). Деление на 16 переводит каждый
+# пиксель в отрезок [0, 1].
+#
+# Строки делятся на {@ lab_a.split_parts | counted('часть', 'части', 'частей') @} с фиксированным сидом:
+#
+# * **обучающая выборка** (train) — строки, которые видит градиент;
+# * **валидационная выборка** (validation) — строки, по которым делают выбор: какую эпоху
+#   сохранить, какой размер сети предпочесть;
+# * **тестовая выборка** (test) — строки, на которые смотрят один раз, в самом конце, уже
+#   для выбранной модели.
+#
+# Разбиение *стратифицированное*: в каждой части доли классов те же, что и во всём наборе,
+# так что ни одна цифра не окажется в какой-то части редкой по чистому невезению. Разбивает
+# `digits_splits(seed)` (с помощью `train_test_split` из scikit-learn, которую она вызывает
+# {@ lab_a.split_calls_n | counted('раз', 'раза', 'раз') @}) и сама же проверяет результат.
+# Ячейка ниже проверяет его ещё раз, на чистом Python: строка, попавшая в две части, переносит
+# тестовые данные в обучение, и никаких других видимых симптомов у этой ошибки нет.
+
+# %%
+splits = digits_splits(SETTINGS.seed)
+train_idx, val_idx, test_idx = splits.train_idx, splits.val_idx, splits.test_idx
+n_rows = len(train_idx) + len(val_idx) + len(test_idx)
+assert set(train_idx).isdisjoint(val_idx)
+assert set(train_idx).isdisjoint(test_idx)
+assert set(val_idx).isdisjoint(test_idx)
+assert set(train_idx) | set(val_idx) | set(test_idx) == set(range(n_rows))
+# the same check as a library call (it raises; python -O cannot remove it):
+check_partition(train_idx, val_idx, test_idx, n_rows)
+print(f"disjoint parts covering all {format_count(n_rows)} rows")
+print("X_train", splits.X_train.shape, " X_val", splits.X_val.shape,
+      " X_test", splits.X_test.shape)
+print(f"pixels after / 16: from {splits.X_train.min()} "
+      f"to {splits.X_train.max()}")
+display(Markdown(split_table(splits)))
+
+# %% [markdown]
+# ## 2. Модель {#2-the-model}
+#
+# У `MLP([64, 32, 16, 10])` два скрытых слоя с ReLU и выходной слой с софтмаксом по десяти
+# цифрам. Для батча $X$ формы (B, 64):
+#
+# $$
+# \begin{aligned}
+# Z_1 &= X W_1 + b_1 &&(B, 32) &\quad& W_1 \in \mathbb{R}^{64 \times 32}\\
+# A_1 &= \operatorname{ReLU}(Z_1) &&(B, 32)\\
+# Z_2 &= A_1 W_2 + b_2 &&(B, 16) && W_2 \in \mathbb{R}^{32 \times 16}\\
+# A_2 &= \operatorname{ReLU}(Z_2) &&(B, 16)\\
+# Z_3 &= A_2 W_3 + b_3 &&(B, 10) && W_3 \in \mathbb{R}^{16 \times 10}\ \text{(логиты)}\\
+# L &= \tfrac{1}{B} \textstyle\sum_{i=1}^{B} \bigl(\log \sum_{k} e^{Z_{3,ik}} - Z_{3,i y_i}\bigr)
+# \end{aligned}
+# $$
+#
+# Функция потерь — перекрёстная энтропия, вычисленная прямо по логитам в форме
+# log-sum-exp: так она никогда не берёт логарифм вероятности, которая при вычислении
+# округлилась до 0. Её градиент по логитам равен $\Delta_3 = (P - Y)/B$, где $P$ =
+# softmax($Z_3$), а $Y$ — метки в кодировке one-hot; обе матрицы формы (B, 10). Дальше
+# обратное распространение ошибки (его вывод — в [уроке 5](../../lessons/05-learning-the-weights/))
+# даёт $dW_3 = A_2^\top \Delta_3$, $db_3 = \sum_i \Delta_{3,i}$,
+# $\Delta_2 = (\Delta_3 W_3^\top) \odot [Z_2 > 0]$ и так далее, вплоть до $dW_1 = X^\top \Delta_1$.
+#
+# Веса инициализируются по He, $W_l \sim \mathcal{N}(0, 2/d_{l-1})$, смещения — нулями.
+# Обучение — обычный градиентный спуск по мини-батчам (SGD): батчи по {@ lab_a.batch_size | counted('строке', 'строки', 'строк') @}, каждую
+# эпоху в новом случайном порядке, и $W \leftarrow W - {@ lab_a.lr @}\, dW$ после каждого батча. Обучающие
+# строки не делятся на батчи по {@ lab_a.batch_size @} нацело, поэтому последний батч каждой эпохи меньше
+# остальных. Его градиент делится на его собственный размер $B$, а не на {@ lab_a.batch_size @}, чтобы
+# и он оставался средним.
+
+# %%
+sizes = list(SETTINGS.sizes)  # [64, 32, 16, 10]
+net = MLP(sizes, activation="relu", output="softmax", init="he",
+          seed=SETTINGS.seed)
+layer_rows = [[str(l + 1), str(W.shape), str(b.shape),
+               format_count(W.size + b.size)]
+              for l, (W, b) in enumerate(zip(net.weights, net.biases))]
+layer_rows.append([say("all", ru="всего"), "", "", format_count(net.n_params)])
+display(Markdown(markdown_table([say("layer", ru="слой"), say("W shape", ru="форма W"),
+                                 say("b shape", ru="форма b"), say("parameters", ru="параметров")],
+                                layer_rows, "crrr")))
+assert net.n_params == count_params(sizes)
+n_train, B = splits.X_train.shape[0], SETTINGS.batch_size
+print(f"{format_count(n_train)} training rows = {n_train // B} batches "
+      f"of {B} + one batch of {n_train % B}")
+
+# %% [markdown]
+# ## 3. Проверьте градиент до обучения {#3-check-the-gradient-before-you-train}
+#
+# То, что потери падают, ещё не доказывает, что обратный проход верен: градиент, ошибочный
+# на постоянный множитель или неверный для одного слоя, тоже может снижать потери. Проверка
+# сравнивает каждую аналитическую производную с центральной конечной разностью,
+#
+# $$
+# \frac{\partial L}{\partial \theta} \approx \frac{L(\theta + \varepsilon) - L(\theta - \varepsilon)}{2\varepsilon},
+# $$
+#
+# ошибка которой убывает как $\varepsilon^2$. Сначала проверим один вес вручную, на 8
+# обучающих строках: элемент $W_1$ с наибольшим градиентом. (У многих элементов градиент
+# на 8 строках равен ровно 0: пиксель, пустой во всех этих строках, или скрытый нейрон,
+# выключенный на всех них, градиента не пропускает.)
+
+# %%
+X_small, y_small = splits.X_train[:8], splits.y_train[:8]  # (8, 64), (8,)
+loss, grads = net.loss_and_grads(X_small, y_small)
+dW1 = grads.weights[0]  # (64, 32), like W_1
+i, j = np.unravel_index(np.abs(dW1).argmax(), dW1.shape)
+eps = 1e-6
+probe = net.copy()
+probe.weights[0][i, j] += eps
+plus = probe.loss_and_grads(X_small, y_small)[0]
+probe.weights[0][i, j] -= 2 * eps
+minus = probe.loss_and_grads(X_small, y_small)[0]
+numeric = (plus - minus) / (2 * eps)
+print(f"dL/dW1[{i}, {j}]: pixel ({i // 8}, {i % 8}) -> hidden unit {j}")
+# 8 decimals: the difference quotient's rounding error is about 1e-16 / eps = 1e-10, so a
+# 10th decimal would differ from one CPU or BLAS kernel to another.
+print(f"  backprop          {dW1[i, j]:.8f}")
+print(f"  finite difference {numeric:.8f}")
+print(f"pixels blank in all 8 rows: {np.sum(X_small.max(axis=0) == 0)} of 64")
+print(f"entries of dW1 exactly 0: {np.sum(dW1 == 0)} of {dW1.size}")
+
+# %% [markdown]
+# Затем проверим все параметры сети разом, функцией `grad_check`. Она сообщает наибольшую
+# относительную ошибку по всем параметрам (измеренную в масштабе каждого массива
+# параметров; подробности — в её docstring). В float64 правильный обратный проход даёт
+# ошибку на много порядков меньше 1; неверная формула даёт ошибку порядка 1.
+
+# %%
+error = grad_check(net, X_small, y_small, eps=1e-6)
+print(f"largest relative error over all {format_count(net.n_params)} "
+      f"parameters: {error:.1e}")
+claim(error < 1e-6, "the gradient check's largest relative error is below 1e-6")
+
+# %% [markdown]
+# ## 4. Обучаем, сохраняем лучшую эпоху, тестируем один раз {#4-train-keep-the-best-epoch-test-once}
+#
+# Функция `fit` выполняет описанный выше цикл SGD эпоха за эпохой, всего {@ lab_a.epochs | counted('эпоха', 'эпохи', 'эпох') @}. После
+# каждой эпохи она измеряет потери на валидационных строках и запоминает веса той эпохи, где
+# эти потери наименьшие; в конце она восстанавливает эти веса. Только после этого в дело идёт тестовая выборка — один
+# раз.
+
+# %%
+# on one BLAS thread, as every fit of this page and of the command line (question 5)
+with threadpool_limits(limits=1):
+    history = fit(net, splits.X_train, splits.y_train,
+                  splits.X_val, splits.y_val, epochs=SETTINGS.epochs,
+                  batch_size=B, lr=SETTINGS.lr, seed=SETTINGS.seed, engine="fast")
+    chosen = history.best_epoch  # 0-based index of the restored epoch
+    # the one use of the test split: predictions of shape (n_test,)
+    test_predictions = net.predict(splits.X_test)
+print(f"chosen epoch: {chosen + 1} of {SETTINGS.epochs}")
+print(f"validation loss {format_number(history.val_loss[chosen], 4)}, "
+      f"accuracy {percent(history.val_accuracy[chosen])} %")
+print(f"test accuracy {percent(np.mean(test_predictions == splits.y_test))} %")
+
+# %% [markdown]
+# Ячейка ниже запускает весь эксперимент этой страницы — эту модель для {@ lab_a.seeds | counted('сида', 'сидов', 'сидов') @},
+# остальные размеры из раздела 6 и модели scikit-learn из раздела 7 — через `run_lab`,
+# ту самую функцию, которую вызывает командная строка. Индикатор прогресса считает
+# обучения моделей. Первое обучение внутри `run_lab` в точности повторяет обучение модели
+# выше (тот же сид, тот же код), и проверки в ячейке это подтверждают. Поэтому таблица под ней —
+# одновременно и запуск этой страницы, и вывод команды.
+
+# %%
+# a tqdm-style bar that redraws in place:
+report = run_lab(SETTINGS, progress=NotebookProgress)
+# run_lab fits on one BLAS thread, as the cell above: the same calls in the same order, so the
+# chosen epoch and the predicted labels compare exactly (with different thread counts the
+# losses could differ in the last bits, and a near-tie could then flip a label)
+assert np.allclose(report.main.history.val_loss, history.val_loss, rtol=1e-12, atol=0)
+assert report.main.chosen_epoch == chosen + 1
+assert np.array_equal(report.main.test_predictions, test_predictions)
+display(Markdown(run_table(report.main)))
+
+# %% [markdown]
+# ### Кривые потерь {#loss-curves}
+#
+# Потери на обучающей выборке за эпоху — это среднее по её батчам, причём каждый батч
+# оценивается непосредственно перед своим обновлением весов; потери на валидации измеряются
+# с весами на конец эпохи. Поэтому обучающая кривая отстаёт примерно на полэпохи.
+
+# %%
+epochs = np.arange(1, SETTINGS.epochs + 1)
+fig, ax = plt.subplots(figsize=(7, 3.6))
+ax.plot(epochs, history.train_loss, color=PALETTE[0], marker="o",
+        markersize=3, label=say("training (mean over the epoch)", ru="обучающая выборка (среднее за эпоху)"))
+ax.plot(epochs, history.val_loss, color=PALETTE[1], linestyle="--",
+        marker="s", markersize=3, label=say("validation (end of epoch)", ru="валидационная выборка (конец эпохи)"))
+ax.axvline(chosen + 1, color=PALETTE[6], linestyle=":", linewidth=1)
+ax.plot([chosen + 1], [history.val_loss[chosen]], marker="*",
+        markersize=14, color=PALETTE[2], linestyle="none",
+        label=say(f"chosen epoch ({chosen + 1}): lowest validation loss",
+                  ru=f"выбранная эпоха ({chosen + 1}): наименьшие потери на валидации"))
+ax.set_yscale("log")
+ticks = [0.1, 0.2, 0.5, 1, 2]
+ax.set_yticks(ticks, labels=[str(t) for t in ticks])
+ax.minorticks_off()
+ax.set_xlabel(say("epoch", ru="эпоха"))
+ax.set_ylabel(say("cross entropy (nats per example)", ru="перекрёстная энтропия (нат на пример)"))
+ax.set_title(say(f"MLP {list(SETTINGS.sizes)}, seed {SETTINGS.seed}",
+                 ru=f"MLP {list(SETTINGS.sizes)}, сид {SETTINGS.seed}"), fontsize=11)
+ax.grid(alpha=0.3)
+ax.legend(fontsize=9)
+fig.tight_layout()
+show_figure(
+    fig,
+    alt=say(f"Line chart of cross-entropy loss against epoch, 1 to {SETTINGS.epochs}, on a log scale. "
+            "Training loss (solid line, circles) and validation loss (dashed line, squares) both fall; "
+            f"a star and a dotted vertical line mark epoch {chosen + 1}, where validation loss is lowest.",
+            ru=f"Линейный график перекрёстной энтропии по эпохам, от 1 до {SETTINGS.epochs}, в логарифмическом "
+            "масштабе. Потери на обучающей выборке (сплошная линия, кружки) и на валидационной (штриховая линия, "
+            f"квадраты) обе падают; звёздочка и пунктирная вертикаль отмечают эпоху {chosen + 1}, где потери "
+            "на валидации наименьшие."),
+    caption=say(f"Training and validation loss per epoch; the star marks the kept epoch ({chosen + 1}).",
+                ru=f"Потери на обучающей и валидационной выборках по эпохам; звёздочка отмечает сохранённую "
+                f"эпоху ({chosen + 1})."),
+)
+
+# %%
+late = SETTINGS.epochs - LATE_EPOCHS
+lab_epochs = np.array([run.chosen_epoch for run in report.lab_runs])
+print(f"chosen epochs of this size, {SETTINGS.n_seeds} seeds: "
+      f"{sorted(lab_epochs.tolist())}")
+claim(lab_epochs.min() > late,
+      f"for every seed, the chosen epoch lies within the last {LATE_EPOCHS} epochs (validation loss still falling)")
+
+# %% [markdown]
+# *Рисунок: потери на обучающей (сплошная линия, кружки) и валидационной (штриховая,
+# квадраты) выборках по эпохам, в логарифмическом масштабе; звёздочка отмечает эпоху, веса
+# которой сохранены.* Обе кривые к концу всё ещё падают, и для каждого сида выбранная эпоха
+# лежит среди последних {@ lab_a.late_epochs | counted('эпохи', 'эпох', 'эпох') @} (ячейка выше это проверяет). Значит,
+# {@ lab_a.epochs | counted('эпоха', 'эпохи', 'эпох') @} — это **бюджет**, а не сходимость: сохранение лучшей эпохи защищает от
+# переобучения, которого здесь ещё не случилось, а этой маленькой сети, скорее всего,
+# помогли бы дополнительные эпохи. Чего кривая не показывает, так это какая доля разрыва
+# между двумя кривыми — шум: валидационная выборка невелика (см. таблицу разбиения).
+#
+# ### Где ошибки {#where-the-errors-are}
+#
+# Матрица ошибок для каждой истинной цифры (строка) считает, сколько раз модель предсказала
+# каждую цифру (столбец); на диагонали стоят верные ответы.
+
+# %%
+y_test = splits.y_test
+cm = confusion_matrix(y_test, test_predictions, 10)  # (10, 10)
+assert cm.sum() == len(y_test)
+assert np.trace(cm) == np.sum(test_predictions == y_test)
+fig, ax = plt.subplots(figsize=(5.2, 4.6))
+ax.imshow(cm, cmap="Blues")
+for t in range(10):
+    for p in range(10):
+        if cm[t, p]:
+            ax.text(p, t, str(cm[t, p]), ha="center", va="center", fontsize=9,
+                    color="white" if cm[t, p] > cm.max() / 2 else "black",
+                    fontweight="normal" if t == p else "bold")
+ax.set_xticks(range(10))
+ax.set_yticks(range(10))
+ax.set_xlabel(say("predicted digit", ru="предсказанная цифра"))
+ax.set_ylabel(say("true digit", ru="истинная цифра"))
+ax.set_title(say(f"Test confusion matrix ({len(y_test)} images)",
+                 ru=f"Матрица ошибок на тестовой выборке (изображений: {len(y_test)})"), fontsize=11)
+fig.tight_layout()
+pairs = sorted(((int(cm[t, p]), t, p) for t in range(10) for p in range(10) if t != p and cm[t, p]), reverse=True)
+show_figure(
+    fig,
+    alt=(say("A 10 by 10 grid of counts, true digit by row and predicted digit by column. Most counts "
+             f"lie on the diagonal ({int(np.trace(cm))} of {len(y_test)} correct). The off-diagonal errors are: ",
+             ru="Таблица 10 на 10 из счётчиков: строка — истинная цифра, столбец — предсказанная. Большинство "
+             f"счётчиков стоит на диагонали (верно {int(np.trace(cm))} из {len(y_test)}). Ошибки вне диагонали: ")
+         + "; ".join(say(f"true {t} predicted {p}: {n}", ru=f"истинная {t}, предсказана {p}: {n}")
+                     for n, t, p in pairs) + "."),
+    caption=say("Test confusion matrix of the kept model; off-diagonal counts (bold) are errors.",
+                ru="Матрица ошибок сохранённой модели на тестовой выборке; числа вне диагонали (жирные) — ошибки."),
+)
+off = cm - np.diag(np.diag(cm))
+print(f"{off.sum()} test errors in {np.count_nonzero(off)} different "
+      f"(true, predicted) pairs; largest count of one pair: {off.max()}")
+per_digit = np.bincount(y_test, minlength=10)
+print(f"one test image is worth {format_number(100 / len(y_test), 2)} "
+      f"points of the overall accuracy,")
+print(f"and {format_number(100 / per_digit.max(), 1)} to "
+      f"{format_number(100 / per_digit.min(), 1)} points of one digit's")
+
+# %% [markdown]
+# *Рисунок: матрица ошибок выбранной модели на тестовой выборке; числа вне диагонали
+# (жирные) — ошибки. Пустые клетки — нули.* Посмотрите на строки, где есть числа вне
+# диагонали: каждая из них — цифра, которую модель иногда принимает за другую. У каждой
+# цифры всего несколько десятков тестовых изображений, поэтому одно изображение сдвигает
+# точность по этой цифре на несколько процентных пунктов (сколько именно, печатает ячейка):
+# не ранжируйте цифры по одной этой матрице.
+#
+# Вот и сами ошибочно распознанные тестовые изображения — с предсказанием модели и
+# истинной меткой:
+
+# %%
+wrong = np.flatnonzero(test_predictions != y_test)
+cols = 7
+rows = max(1, -(-len(wrong) // cols))  # ceiling division
+fig, axes = plt.subplots(rows, cols, figsize=(7, 1.35 * rows),
+                         squeeze=False)
+for ax in axes.ravel():
+    ax.axis("off")
+for ax, k in zip(axes.ravel(), wrong):
+    image = splits.X_test[k].reshape(8, 8)  # the row of 64 pixels as 8x8
+    ax.imshow(image, cmap="gray_r", vmin=0, vmax=1)
+    ax.set_title(say(f"pred {test_predictions[k]}, true {y_test[k]}",
+                     ru=f"{test_predictions[k]} вместо {y_test[k]}"),
+                 fontsize=9)
+fig.suptitle(say("Misclassified test digits", ru="Ошибочно распознанные цифры тестовой выборки"), fontsize=11)
+fig.tight_layout()
+show_figure(
+    fig,
+    alt=(say(f"A grid of the {len(wrong)} misclassified 8 by 8 test images, each titled with its predicted "
+             "and true digit: ",
+             ru=f"Сетка ошибочно распознанных тестовых изображений 8 на 8 (всего: {len(wrong)}), над каждым — "
+             "предсказанная и истинная цифры: ")
+         + "; ".join(say(f"predicted {test_predictions[k]}, true {y_test[k]}",
+                         ru=f"предсказана {test_predictions[k]}, истинная {y_test[k]}") for k in wrong) + "."),
+    caption=say("Every misclassified test image, with the model's prediction and the true label.",
+                ru="Все ошибочно распознанные тестовые изображения: предсказание модели и истинная метка."),
+)
+
+# %% [markdown]
+# *Рисунок: все ошибочно распознанные тестовые изображения (8×8 пикселей, тёмное —
+# чернила); над каждым подписано «предсказанная цифра вместо истинной».* Некоторые из них
+# при таком разрешении озадачили бы и человека; другие — явные промахи. Сетка ошибок
+# показывает, какого рода ошибки делает модель, но ничего не говорит о том, как часто она
+# их делает: это работа таблицы.
+#
+# ## 5. Цикл обучения — если захотите написать его сами {#5-the-training-loop-in-case-you-want-to-write-it-yourself}
+#
+# Эта лабораторная вызывает `fit` с `engine="fast"`. Этот движок написан ради скорости (он
+# работает на заранее выделенных массивах) и читается труднее; движок `fit` по умолчанию
+# выполняет тот цикл, что в уроках. Цикл ниже вычисляет то же самое с помощью понятной
+# `loss_and_grads` и простых обновлений — 3 эпохи с того же сида — и сравнивает веса с
+# весами быстрого движка.
+
+# %%
+lr = SETTINGS.lr
+readable = MLP(sizes, output="softmax", seed=SETTINGS.seed)
+rng = np.random.default_rng(SETTINGS.seed)
+for epoch in range(3):
+    order = rng.permutation(n_train)  # a new order every epoch
+    for start in range(0, n_train, B):
+        batch = order[start:start + B]  # the last batch is smaller
+        Xb, yb = splits.X_train[batch], splits.y_train[batch]
+        loss, grads = readable.loss_and_grads(Xb, yb)  # mean over the batch
+        for l in range(len(readable.weights)):
+            readable.weights[l] -= lr * grads.weights[l]
+            readable.biases[l] -= lr * grads.biases[l]
+fast = MLP(sizes, output="softmax", seed=SETTINGS.seed)
+short = fit(fast, splits.X_train, splits.y_train, splits.X_val,
+            splits.y_val, epochs=3, batch_size=B, lr=lr, seed=SETTINGS.seed, engine="fast")
+# the comparison needs fit to keep its last epoch's weights, as the loop above does:
+claim(short.best_epoch == 2, "fit's third epoch has the lowest validation loss of the three, so it keeps "
+      "the last epoch's weights, as the readable loop does")
+gap = max(np.abs(a - b).max() for a, b in
+          zip(readable.weights + readable.biases, fast.weights + fast.biases))
+print(f"largest difference between the two loops' parameters: {gap:.1e}")
+claim(gap < 1e-9, "the two loops' parameters differ by rounding error only (less than 1e-9)")
+
+# %% [markdown]
+# Разница — ошибка округления: оба цикла получают один и тот же порядок батчей из одного
+# сида и делают одни и те же обновления; они лишь по-разному группируют операции с
+# плавающей точкой.
+#
+# ## 6. Ширина и глубина при заявленном бюджете {#6-width-and-depth-under-a-declared-budget}
+#
+# Хорош ли размер [64, 32, 16, 10]? Честно ответить можно только одним способом: сначала
+# зафиксировать бюджет и протокол, а потом сравнивать. Здесь:
+#
+# * **бюджет**: каждый размер получает одни и те же {@ lab_a.epochs | counted('эпоху', 'эпохи', 'эпох') @} SGD, батч {@ lab_a.batch_size @},
+#   скорость обучения {@ lab_a.lr @} и {@ lab_a.seeds | counted('сид', 'сида', 'сидов') @} (инициализация и порядок батчей; разбиение у всех
+#   общее). Равное число эпох — не равный объём вычислений: большая сеть делает за эпоху
+#   больше арифметики, что и показывает столбец «время на эпоху»;
+# * **протокол**: каждый запуск сохраняет свою лучшую эпоху по валидации; размер выбирается
+#   по средней точности на валидации, а его точность на тесте сообщается уже после выбора.
+#   Таблица показывает точность на тесте и для всех остальных размеров, но по этому столбцу
+#   ничего не выбирается.
+#
+# Разброс — выборочное стандартное отклонение по сидам. Время — реальное (астрономическое) время
+# работы `fit` (вместе с проходом по валидации после каждой эпохи), измеренное на одном
+# потоке, пока эта страница собиралась на общей машине: оно меняется от запуска к запуску, и
+# смысл имеет только его порядок.
+
+# %%
+display(Markdown(study_table(report)))
+best = report.study[report.chosen]
+print(f"chosen by validation: {list(best.sizes)}")
+print(f"its test accuracy: {percent(best.test_accuracy.mean())} % "
+      f"(mean over {SETTINGS.n_seeds} seeds)")
+# The text below says: the largest network was chosen, ...
+by_params = sorted(report.study, key=lambda r: r.n_params)
+claim(best.sizes == by_params[-1].sizes,
+      "the largest network of the study reached the highest mean validation accuracy and was chosen")
+claim(by_params[-1].val_accuracy.mean() > by_params[0].val_accuracy.mean(),
+      "the largest network's mean validation accuracy is above the smallest's")
+# ... and the two smallest were still improving at the end of the budget.
+claim(all(r.chosen_epochs.min() > late for r in by_params[:2]),
+      f"the two smallest networks chose epochs within the last {LATE_EPOCHS} for every seed (still improving)")
+
+# %% [markdown]
+# При этом бюджете самая большая сеть достигла наибольшей точности на валидации и была
+# выбрана (ячейка проверяет и то, и другое). Чего это **не** показывает:
+#
+# * что больше — значит лучше вообще: две самые маленькие сети для каждого сида выбрали
+#   эпохи среди последних {@ lab_a.late_epochs | counted('эпохи', 'эпох', 'эпох') @}, то есть к концу бюджета они ещё
+#   улучшались (как и в разделе 4), а скорость обучения, подобранная под каждый размер,
+#   могла бы переставить строки таблицы;
+# * что различия реальны за пределами этого разбиения: разбросы посчитаны по сидам на
+#   *одном* разбиении 1797 изображений; другое разбиение сдвинет каждое число;
+# * что-либо о времени на другом железе или с большим числом потоков: время — это замеры
+#   одной сборки на одном потоке.
+#
+# ## 7. Базовые модели на том же разбиении {#7-baselines-on-the-same-split}
+#
+# Точность нейронной сети сама по себе мало что значит. Эти модели scikit-learn обучены на
+# тех же обучающих строках и оценены на тех же валидационных и тестовых строках:
+#
+# * `LogisticRegression` — линейная модель с софтмаксом, настройки scikit-learn по
+#   умолчанию (штраф L2, C = 1);
+# * `HistGradientBoostingClassifier` — градиентный бустинг решающих деревьев, настройки по
+#   умолчанию;
+# * `MLPClassifier` с **той же конфигурацией**, что и сеть этой лабораторной: размеры
+#   (32, 16), ReLU, решатель `"sgd"` с нулевым моментом, без штрафа на веса (`alpha=0`), батч
+#   {@ lab_a.batch_size @}, постоянная скорость обучения {@ lab_a.lr @}, {@ lab_a.epochs | counted('эпоха', 'эпохи', 'эпох') @}, один `partial_fit` на эпоху с сохранением
+#   лучшей по валидации эпохи, сиды с {@ lab_a.seed @} по {@ lab_a.seed_last @} — как у `mlp_ref`. Различаются по-прежнему
+#   инициализация (scikit-learn берёт веса Глоро из равномерного распределения и ненулевые
+#   смещения) и случайный порядок батчей.
+#
+# Две детерминированные модели обучены по одному разу; каждая строка MLP — среднее ±
+# стандартное отклонение по её {@ lab_a.seeds | counted('сиду', 'сидам', 'сидам') @}. Время обучения измерено так же, как в
+# исследовании размеров (один поток, эта сборка, от запуска к запуску оно меняется), и
+# каждое значение — среднее время одного обучения.
+
+# %%
+display(Markdown(comparison_table(report)))
+
+# %% [markdown]
+# Два MLP совпадают по размерам, функции потерь, оптимизатору и протоколу, так что их
+# точности на тесте должны совпадать с точностью до шума инициализации и порядка батчей.
+# Таблица ставит их рядом, сид за сидом; последняя строка — разность средних, которая должна
+# оставаться в пределах {@ lab_a.parity_points | counted('процентного пункта', 'процентных пунктов', 'процентных пунктов') @} (иначе сборка падает; в вашем
+# запуске ячейка предупредит):
+
+# %%
+display(Markdown(parity_table(report)))
+print(parity_verdict(report))
+claim(abs(report.parity_differences.mean()) <= PARITY_TOLERANCE,
+      f"the mean test accuracies of mlp_ref and MLPClassifier differ by at most "
+      f"{format_number(100 * PARITY_TOLERANCE, 0)} points")
+
+# %% [markdown]
+# Сравнение показывает, как эта сеть выглядит на фоне стандартных инструментов **на этом
+# наборе данных, при этих настройках и без подбора гиперпараметров у кого бы то ни было**.
+# Если читать цифры как строки из 64 чисел, это маленькая таблица, а на маленьких таблицах
+# бустинг деревьев и линейные модели — сильные базовые модели: нейросеть должна оправдать
+# свою стоимость в сравнении с ними. Время обучения — не бенчмарк скорости: `mlp_ref`
+# выполняет фиксированное число эпох, логистическая регрессия доводит свой решатель до
+# сходимости, бустинг строит за раунд по дереву на каждый класс, и каждое обучение здесь шло
+# на одном потоке.
+#
+# ## 8. Тот же код на MNIST (784 входа) {#8-the-same-code-on-mnist-784-inputs}
+#
+# В MNIST 70 000 изображений по 28×28 = 784 пикселя: 60 000 для обучения и 10 000 для
+# теста. Ничто в коде выше не зависит от того, что входов 64: `MLP([784, 128, 64, 10])`
+# обучается той же `fit`. `mlp_ref.load_mnist` читает оригинальные файлы IDX (как есть или
+# сжатые gzip), а `load_mnist_npz` — файл `.npz`; обе функции переводят пиксели в [0, 1]
+# делением на 255, и обе протестированы на маленьких файлах, которые тесты записывают сами.
+#
+# Этот сайт не поставляет MNIST, и ничто на этой странице его не скачивает. Чтобы выполнить
+# этот раздел, положите MNIST в папку в одном из двух видов:
+#
+# * четыре оригинальных файла IDX `train-images-idx3-ubyte`, `train-labels-idx1-ubyte`,
+#   `t10k-images-idx3-ubyte` и `t10k-labels-idx1-ubyte` (имя каждого может оканчиваться на
+#   `.gz`) из копии MNIST, которой вы доверяете; или
+# * один файл `mnist.npz` с четырьмя массивами `x_train`, `y_train`, `x_test` и `y_test`
+#   (так устроен `mnist.npz` из Keras): изображения формы (N, 28, 28) или (N, 784) с
+#   пикселями от 0 до 255 (uint8) и метки формы (N,) с цифрами от 0 до 9.
+#
+# Один из способов получить `mnist.npz` использует scikit-learn **и требует подключения к
+# сети**: `fetch_openml` скачивает набор данных OpenML «mnist_784» — все 70 000 изображений
+# как строки по 784 пикселя, сначала обучающие изображения MNIST, а последними его
+# 10 000 тестовых — и сохраняет копию в папке данных scikit-learn. Эта страница собрана без
+# сети: код ниже для неё не запускался, и ни одна ячейка лабораторной его не вызывает.
+# (Тесты выполняют тот же код, подставив вместо скачивания маленькую подделку, так что
+# записанный им файл `load_mnist_npz` прочитает.)
+#
+# ```python
+# from pathlib import Path
+#
+# import numpy as np
+# from sklearn.datasets import fetch_openml
+#
+# mnist = fetch_openml("mnist_784", version=1, as_frame=False)  # downloads: needs a network
+# X = mnist.data.astype(np.uint8)    # (70000, 784): pixels 0..255, returned as floats
+# y = mnist.target.astype(np.uint8)  # (70000,): the digits, returned as strings "0".."9"
+# folder = Path("mnist")
+# folder.mkdir(exist_ok=True)
+# np.savez_compressed(folder / "mnist.npz",  # the last 10,000 rows are MNIST's test part
+#                     x_train=X[:-10_000], y_train=y[:-10_000],
+#                     x_test=X[-10_000:], y_test=y[-10_000:])
+# ```
+#
+# Затем задайте `MNIST_DIR = "mnist"` в первой ячейке (путь к папке — относительный, от
+# папки, в которой запущен блокнот, или абсолютный) и снова запустите блокнот. Ячейка ниже
+# берёт эту настройку, а если она равна `None` — переменную окружения `MNIST_DIR`;
+# командной строке папку передают параметром:
+#
+# ```bash
+# MNIST_DIR=/path/to/mnist jupyter lab                      # then run this notebook
+# python -m mlp_ref.labs.digits --mnist /path/to/mnist     # the same run, no notebook
+# ```
+#
+# В обоих случаях обучается `MLP([784, 128, 64, 10])` (`MNIST_SIZES`) с настройками первой
+# ячейки (на этой странице: {@ lab_a.epochs | counted('эпоха', 'эпохи', 'эпох') @}, батч {@ lab_a.batch_size @}, скорость обучения {@ lab_a.lr @}, сид {@ lab_a.seed @}) и
+# печатается та же таблица, что в разделе 4.
+#
+# Валидационные строки ({@ lab_a.mnist_val @}, `MNIST_VAL`) берутся из официальной *обучающей* части;
+# официальная тестовая часть остаётся тестовой и используется один раз. Ячейка сообщает,
+# было ли обучение на MNIST.
+
+# %%
+# the folder of the first cell's MNIST_DIR, else the environment variable MNIST_DIR
+mnist_dir = MNIST_DIR if MNIST_DIR is not None else os.environ.get(MNIST_ENV)
+display(Markdown(mnist_report(mnist_dir, SETTINGS, progress=False)))
+
+# %% [markdown]
+# ## Итоги {#closing-note}
+#
+# Результаты этой страницы в одном месте (всё вычислено выше; `python -m
+# mlp_ref.labs.digits --epochs {@ lab_a.epochs @} --seed {@ lab_a.seed @}` печатает те же таблицы — по-английски и со своими
+# замерами времени):
+
+# %%
+display(Markdown(comparison_table(report)))
+display(Markdown(study_table(report)))
+print(parity_verdict(report))
+print("MNIST:", "run above" if mnist_dir else "no run (MNIST_DIR unset)")
+print(f"this notebook's cells ran in "
+      f"{time.perf_counter() - page_start:.1f} s")
+
+# %% [markdown]
+# ## Упражнения {#exercises}
+#
+# 1. Обучите сеть лабораторной 100 эпох вместо {@ lab_a.epochs @}
+#    (`python -m mlp_ref.labs.digits --epochs 100 --seeds 3` или `EPOCHS = 100` и
+#    `SEEDS = 3` в первой ячейке). Уходит ли выбранная эпоха от конца обучения? Меняется ли
+#    точность на тесте сильнее, чем разброс по сидам?
+#
+# <details><summary>Ответ</summary>
+# Сравните столбец «выбранные эпохи» и среднее ± стандартное отклонение в таблице
+# исследования размеров с таблицей этой страницы. Если выбранные эпохи больше не в конце,
+# потери на валидации начали расти, и сохранение лучшей эпохи теперь действительно важно.
+# Изменение среднего меньше стандартных отклонений ни о чём не свидетельствует.
+# </details>
+#
+# 2. Исследование выбрало самую большую сеть. Дайте ей честного соперника: тот же бюджет
+#    по *времени*, а не по эпохам. Примерно сколько эпох успела бы пройти [64, 32, 10] за
+#    то время, за которое [64, 512, 256, 10] проходит {@ lab_a.epochs | counted('эпоху', 'эпохи', 'эпох') @}?
+#
+# <details><summary>Ответ</summary>
+# Разделите одно значение «время на эпоху» на другое и умножьте на {@ lab_a.epochs @}. Затем обучите
+# маленькую сеть столько эпох (<code>--epochs N --study 64,32,10</code>) и сравните точности на
+# валидации. Время меняется от запуска к запуску, так что округляйте с запасом; суть в том,
+# что «равное число эпох» играет на руку сети, которая делает больше работы за эпоху.
+# </details>
+#
+# 3. Почему лабораторная делит градиент последнего батча на его собственный размер, а не на {@ lab_a.batch_size @}?
+#
+# <details><summary>Ответ</summary>
+# Функция потерь — среднее по батчу, значит, и её градиент — среднее. Если поделить сумму
+# градиентов по примерам последнего батча на {@ lab_a.batch_size @}, этот шаг уменьшится в
+# (размер последнего батча)/{@ lab_a.batch_size @} раз: скорость обучения незаметно изменится для одного батча в
+# каждой эпохе.
+# </details>
+#
+# 4. Выполните раздел 8 на настоящем MNIST. Какую точность на валидации вы получили, и
+#    честно ли сравнивать её с результатами на цифрах выше?
+#
+# <details><summary>Ответ</summary>
+# Это другой набор данных (больше пикселей, гораздо больше обучающих строк, другие люди
+# писали цифры), так что числа несравнимы: сообщайте свой результат отдельно, с его
+# разбиением и сидом. Эта страница не заявляет никакой точности на MNIST, потому что
+# обучения на MNIST не проводила.
+# </details>
+#
+# 5. Запустите `python -m mlp_ref.labs.digits --epochs 3 --study 64,32,16,10` и сравните
+#    таблицу попарного сравнения с таблицей этой страницы. Если два MLP теперь расходятся
+#    намного сильнее, значит ли это, что один из них неверен?
+#
+# <details><summary>Ответ</summary>
+# Не обязательно. Они стартуют с разных инициализаций: в <code>mlp_ref</code> — нормальные
+# веса He и нулевые смещения, в scikit-learn — равномерные веса Глоро (при этих ширинах
+# слоёв у них меньше масштаб) и случайные смещения. Через несколько эпох каждый запуск всё
+# ещё во многом зависит от того, откуда начал; за {@ lab_a.epochs | counted('эпоху', 'эпохи', 'эпох') @} оба уходят гораздо дальше.
+# Согласие в пределах {@ lab_a.parity_points | counted('процентного пункта', 'процентных пунктов', 'процентных пунктов') @}, которое проверяет эта страница, — утверждение о
+# бюджете в {@ lab_a.epochs | counted('эпоху', 'эпохи', 'эпох') @}, а не о любом бюджете. Чтобы проверить сам код, запустите обе
+# модели с одних и тех же весов: именно это делает тест на совпадение после одного шага в
+# <code>tests/test_sklearn_parity.py</code>.
+# </details>
+#
+# ## Проверьте себя {#check-yourself}
+#
+# 1. Почему тестовую выборку оценивают только один раз, после того как выбраны эпоха и
+#    размер?
+#
+# <details><summary>Ответ</summary>
+# Каждый выбор, сделанный с оглядкой на выборку, немного подгоняет модель под неё. Если бы
+# тестовая выборка участвовала в выборе, её точность оказалась бы завышенной, и не осталось
+# бы нетронутых данных, на которых можно измерить выбранную модель.
+# </details>
+#
+# 2. Проверка градиента пройдена. Доказывает ли это, что обучение сработает?
+#
+# <details><summary>Ответ</summary>
+# Нет. Она показывает, что обратный проход вычисляет производную той функции потерь, которую
+# вычисляет прямой проход. Неудачная скорость обучения, неудачная инициализация или функция
+# потерь, не подходящая к задаче, могут провалить обучение и при безупречном градиенте.
+# </details>
+#
+# 3. Таблица попарного сравнения показывает, что `mlp_ref` и `MLPClassifier` расходятся на
+#    каждом сиде. Неверен ли один из них?
+#
+# <details><summary>Ответ</summary>
+# Из этого не следует. Они стартуют с разных случайных весов (нормальные He против
+# равномерных Глоро) и видят батчи в разном порядке, а одно тестовое изображение стоит
+# заметной доли процентного пункта (раздел 4 печатает, сколько именно). Сравните разности по
+# сидам с разбросом по сидам у каждой модели: разрыв такого размера — шум. Неверный градиент
+# обнаружила бы проверка градиента, да и разрыв тогда был бы намного больше.
+# </details>
+#
+# 4. Что пошло бы не так, если бы разбиение не было стратифицированным?
+#
+# <details><summary>Ответ</summary>
+# Когда в валидационной выборке всего несколько десятков изображений каждой цифры,
+# неудачное случайное разбиение могло бы оставить какой-то цифре заметно меньше изображений
+# в валидационной или тестовой выборке, чем остальным; тогда точность учитывала бы цифры с
+# разным весом, причём в каждой части по-своему.
+# </details>
+#
+# 5. Почему все обучения идут на одном потоке?
+#
+# <details><summary>Ответ</summary>
+# Чтобы числа не зависели от числа потоков BLAS (от него может меняться порядок сложений в
+# матричном произведении) и чтобы время обучения разных моделей на общей машине сравнивалось
+# на равных. Это ставит в невыгодное положение модели, которые умеют загружать много ядер, о
+# чём сравнение и предупреждает.
+# </details>
+#
+# ## Источники {#sources}
+#
+# * Данные цифр: E. Alpaydin, C. Kaynak. *Optical Recognition of Handwritten Digits*,
+#   UCI Machine Learning Repository, 1998; входят в scikit-learn как
+#   [`sklearn.datasets.load_digits`](https://scikit-learn.org/stable/modules/generated/sklearn.datasets.load_digits.html).
+# * Y. LeCun, L. Bottou, Y. Bengio, P. Haffner. Gradient-based learning applied to document
+#   recognition. *Proceedings of the IEEE* 86(11), 1998 (MNIST и его формат файлов IDX).
+# * Набор данных OpenML 554, [`mnist_784`](https://www.openml.org/d/554) (MNIST в виде
+#   70 000 строк по 784 пикселя); его читает
+#   [`sklearn.datasets.fetch_openml`](https://scikit-learn.org/stable/modules/generated/sklearn.datasets.fetch_openml.html).
+# * K. He, X. Zhang, S. Ren, J. Sun. Delving Deep into Rectifiers. *ICCV* 2015
+#   (инициализация He).
+# * X. Glorot, Y. Bengio. Understanding the difficulty of training deep feedforward neural
+#   networks. *AISTATS* 2010 (инициализация, которую использует `MLPClassifier`).
+# * Документация scikit-learn:
+#   [`MLPClassifier`](https://scikit-learn.org/stable/modules/generated/sklearn.neural_network.MLPClassifier.html),
+#   [`LogisticRegression`](https://scikit-learn.org/stable/modules/generated/sklearn.linear_model.LogisticRegression.html),
+#   [`HistGradientBoostingClassifier`](https://scikit-learn.org/stable/modules/generated/sklearn.ensemble.HistGradientBoostingClassifier.html),
+#   [`train_test_split`](https://scikit-learn.org/stable/modules/generated/sklearn.model_selection.train_test_split.html).
+# * L. Grinsztajn, E. Oyallon, G. Varoquaux. Why do tree-based models still outperform deep
+#   learning on typical tabular data? *NeurIPS Datasets and Benchmarks* 2022 (деревья как
+#   сильные базовые модели на табличных данных; это данные другого рода, чем изображения).
