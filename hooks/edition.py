@@ -10,7 +10,9 @@ words in it (``mlp_ref.course.i18n``); after the whole build it puts the variabl
 from __future__ import annotations
 
 import os
+import re
 
+from lab_files import edit_markdown_cells, is_download_notebook, is_lab
 from mkdocs.plugins import CombinedEvent, event_priority
 
 ENV = "MLP_LANG"
@@ -111,4 +113,41 @@ def _notebooks_again(files, config) -> None:
         files.append(notebook)
 
 
-on_files = CombinedEvent(_set_aside, _put_back)
+
+# --- a Russian heading's English anchor ------------------------------------------------------
+# A Russian page's headings keep their English anchors, written "## Данные {#the-data}", so that a
+# link to page.md#the-data lands on the same section in both editions. Python-Markdown reads that
+# (attr_list); nbconvert, which renders the labs, and Jupyter, which shows the downloaded
+# notebooks, would show it as text.
+_ANCHOR_TEXT = re.compile(r"[ \t]*\{#(?P<id>[\w-]+)\}[ \t]*$", re.MULTILINE)
+_NOTEBOOK_HEADING = re.compile(r'<h(?P<level>[1-6]) id="[^"]*">(?P<text>.*?)\s*\{#(?P<id>[\w-]+)\}'
+                               r'<a class="anchor-link" href="#[^"]*">')
+
+
+@event_priority(-120)  # after the hooks that make the notebooks and fill in their values (-105)
+def _notebook_anchors(files, config):
+    for file in files:
+        if is_download_notebook(file.src_uri):
+            file.content_string = edit_markdown_cells(file.content_string, lambda text: _ANCHOR_TEXT.sub("", text))
+    return files
+
+
+def on_page_content(html: str, page, config, files) -> str:
+    if not is_lab(page.file.src_uri):
+        return html
+    html = _NOTEBOOK_HEADING.sub(lambda m: f'<h{m["level"]} id="{m["id"]}">{m["text"]}'
+                                           f'<a class="anchor-link" href="#{m["id"]}">', html)
+    _toc_anchors(page.toc)
+    return html
+
+
+def _toc_anchors(items) -> None:
+    """The lab's table of contents (made by mkdocs-jupyter from the same headings), likewise."""
+    for item in items:
+        explicit = _ANCHOR_TEXT.search(item.title)
+        if explicit:
+            item.title, item.id = _ANCHOR_TEXT.sub("", item.title), explicit["id"]
+        _toc_anchors(item.children)
+
+
+on_files = CombinedEvent(_set_aside, _put_back, _notebook_anchors)

@@ -203,8 +203,8 @@ def nav_sources() -> list[str]:
 
 def built_page(site: Path, source: str) -> Path:
     """The HTML file the build makes from the page ``source`` (a path under docs/)."""
-    stem = Path(source).with_suffix("")
-    return site / ("index.html" if stem.name == "index" and stem.parent == Path(".") else stem / "index.html")
+    stem = Path(source).with_suffix("")  # "ru/lessons/x.md" for the Russian edition's page
+    return site / (stem.parent / "index.html" if stem.name == "index" else stem / "index.html")
 
 
 def first_code_cell(notebook: Path) -> dict:

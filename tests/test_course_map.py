@@ -132,6 +132,8 @@ def test_home_page_describes_every_widget_once_with_a_link_to_its_section(home):
     markdown, _ = home
     on_pages = {}
     for path in sorted((pagekit.DOCS / "lessons").glob("*.md")):
+        if ".ru." in path.name:  # the English home page lists the English lessons
+            continue
         text = path.read_text(encoding="utf-8")
         for match in re.finditer(r'widget_html\(\s*"([a-z-]+)"', text):
             heading = re.findall(r"^### (.+)$", text[:match.start()], re.MULTILINE)[-1]

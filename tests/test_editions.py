@@ -14,6 +14,10 @@ from tests import editions
 TWINNED = [p for p in editions.english_pages() if editions.twin_of(p).exists()]
 
 
+def test_every_page_has_a_russian_twin():
+    assert [str(p.relative_to(editions.DOCS)) for p in editions.english_pages() if p not in TWINNED] == []
+
+
 @pytest.mark.parametrize("english", TWINNED, ids=lambda p: p.name)
 def test_twin_has_the_same_code_and_anchors(english):
     problems = editions.differences(english, editions.twin_of(english))

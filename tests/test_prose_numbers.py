@@ -51,6 +51,7 @@ COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 INLINE_CODE = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)", re.DOTALL)
 LINK_TARGET = re.compile(r"\]\([^)\s]*(?:\s+\"[^\"]*\")?\)|^\s*\[[^\]]+\]:\s*\S+.*$|<[a-zA-Z/][^>]*>", re.MULTILINE)
 FOOTNOTE = re.compile(r"\[\^[^\]]+\]")
+HEADING_ID = re.compile(r"\{#[\w-]+\}")  # a Russian heading's English anchor: "{#1-the-data-and-the-split}"
 LIST_OR_HEADING = re.compile(r"^(?P<lead>\s*(?:>\s*)*)(?:#{1,6}\s+(?:Lab\s+[A-Z]\.\s*)?)?\d+[.)](?=\s)", re.MULTILINE)
 REFERENCE = re.compile(
     r"\b(?:lessons?|exercises?|questions?|sections?|labs?|parts?|chapters?"
@@ -191,6 +192,7 @@ def numbers_in(text: str, first_line: int = 1) -> list[Number]:
     text = INLINE_CODE.sub(_blank, text)
     text = LINK_TARGET.sub(_blank, text)
     text = FOOTNOTE.sub(_blank, text)
+    text = HEADING_ID.sub(_blank, text)
     text = LIST_OR_HEADING.sub(lambda m: m["lead"] + _blank(m)[len(m["lead"]):], text)
     text = REFERENCE.sub(_blank, text)
     lines = text.split("\n")

@@ -1,0 +1,63 @@
+"""Both editions of the built site: the English one at ``/``, the Russian one at ``/ru/``.
+
+Every page of the nav is built in both, in its own language, linked to its twin by the language
+switcher; the labs are executed notebooks with their figures in both (mkdocs-static-i18n#198 once
+published a lab as its ``.py`` text, with a green strict build: hooks/edition.py); and no Russian
+heading's English anchor (``{#the-math}``) is left as text.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests import pagekit
+
+EDITIONS = {"en": "", "ru": "ru/"}
+CYRILLIC = re.compile(r"[А-Яа-яЁё]")
+H1 = re.compile(r"<h1[^>]*>(?P<text>.*?)</h1>", re.DOTALL)
+TAG = re.compile(r"<[^>]+>")
+SOURCES = [source for source in pagekit.nav_sources()]
+
+
+def page_html(site, language: str, source: str) -> str:
+    return pagekit.built_page(site, EDITIONS[language] + source).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("source", SOURCES)
+def test_every_page_is_built_in_both_editions_in_its_language(built_site, source):
+    for language in EDITIONS:
+        html = page_html(built_site, language, source)
+        assert f'<html lang="{language}"' in html, f"{EDITIONS[language]}{source}: not built as {language}"
+        title = TAG.sub("", H1.search(html)["text"])
+        # A Russian page is the twin, never the English page served at /ru/ (the plugin's fallback).
+        assert bool(CYRILLIC.search(title)) == (language == "ru"), f"{language} {source}: heading {title!r}"
+
+
+@pytest.mark.parametrize("source", SOURCES)
+def test_the_language_switcher_links_each_page_to_its_twin(built_site, source):
+    url = pagekit.built_page(built_site, source).parent.relative_to(built_site).as_posix()
+    url = "" if url == "." else f"{url}/"
+    for language, other in (("en", "ru"), ("ru", "en")):
+        links = re.findall(r'<a href="(?P<href>[^"]+)" hreflang="' + other + '"', page_html(built_site, language, source))
+        assert links, f"{language} {source}: no link to the {other} edition"
+        assert links[0].rstrip("/").endswith(f"/{EDITIONS[other]}{url}".rstrip("/")), (language, source, links[0])
+
+
+@pytest.mark.parametrize("lab", [s for s in SOURCES if s.startswith("labs/")])
+@pytest.mark.parametrize("language", list(EDITIONS))
+def test_labs_are_executed_notebooks_with_figures(built_site, lab, language):
+    html = page_html(built_site, language, lab)
+    assert "# %%" not in html, f"{language} {lab}: published as its source text"
+    assert html.count("jp-OutputArea-output") >= 10, f"{language} {lab}: few or no executed outputs"
+    alts = re.findall(r'<img [^>]*alt="([^"]+)"', html)
+    assert len(alts) >= 3, f"{language} {lab}: expected its figures, found {len(alts)} images with alt text"
+    assert all(bool(CYRILLIC.search(alt)) == (language == "ru") for alt in alts), (language, lab, alts)
+
+
+@pytest.mark.parametrize("source", SOURCES)
+def test_no_heading_anchor_is_left_as_text(built_site, source):
+    html = page_html(built_site, "ru", source)
+    left = re.findall(r"\{#[\w-]+\}", TAG.sub("", html))
+    assert not left, f"ru/{source}: {left[:3]}"
