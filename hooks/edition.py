@@ -9,8 +9,11 @@ words in it (``mlp_ref.course.i18n``); after the whole build it puts the variabl
 
 from __future__ import annotations
 
+import json
 import os
 import re
+from pathlib import Path
+from types import SimpleNamespace
 
 from lab_files import edit_markdown_cells, is_download_notebook, is_lab
 from mkdocs.plugins import CombinedEvent, event_priority
@@ -51,7 +54,43 @@ def _restore() -> None:
 
 @event_priority(-200)  # after the i18n plugin's on_post_build, which builds the other editions
 def on_post_build(config):
+    if len(_saved) == 1:  # the outer (English) build: every edition is built, and its search index merged
+        split_search_index(Path(config.site_dir), [lang for lang in config.plugins["i18n"].build_languages
+                                                   if lang != config.plugins["i18n"].default_language])
     _restore()
+
+
+# --- one search index per edition -------------------------------------------------------------
+# The i18n plugin merges both editions' pages into the one search/search_index.json that every page
+# loads: an English reader's search would offer Russian pages, first as often as not. Each edition
+# gets its own index instead (/search/ and /ru/search/), and a Russian page's Material
+# configuration points its search at /ru/ ("base", which Material uses for the index and its
+# result links).
+INDEX = Path("search") / "search_index.json"
+
+
+def split_search_index(site: Path, others: list[str]) -> None:
+    """Move each other edition's entries from the site's search index into ``<language>/search/``."""
+    index = json.loads((site / INDEX).read_text(encoding="utf-8"))
+    docs = index["docs"]
+    for language in others:
+        prefix = f"{language}/"
+        mine = [{**doc, "location": doc["location"][len(prefix):]} for doc in docs if doc["location"].startswith(prefix)]
+        (site / language / INDEX).parent.mkdir(parents=True, exist_ok=True)
+        (site / language / INDEX).write_text(json.dumps({**index, "docs": mine}, ensure_ascii=False), encoding="utf-8")
+    kept = [doc for doc in docs if not doc["location"].startswith(tuple(f"{lang}/" for lang in others))]
+    (site / INDEX).write_text(json.dumps({**index, "docs": kept}, ensure_ascii=False), encoding="utf-8")
+
+
+_BASE = re.compile(r'(<script id="__config"[^>]*>\{[^<]*?"base": ")(?P<base>[^"]*)(")')
+
+
+@event_priority(-200)
+def on_post_page(output: str, page, config) -> str:
+    language = building(config)
+    if language == config.plugins["i18n"].default_language:
+        return output
+    return _BASE.sub(lambda m: f'{m[1]}{m["base"]}/{language}{m[3]}', output, count=1)
 
 
 def on_build_error(error):
@@ -104,11 +143,16 @@ def _notebooks_again(files, config) -> None:
     """
     from mkdocs_jupyter.plugin import NotebookFile
 
-    jupyter = config.plugins["mkdocs-jupyter"]
+    jupyter, i18n = config.plugins["mkdocs-jupyter"], config.plugins["i18n"]
     for file in [f for f in files if not isinstance(f, NotebookFile) and jupyter.should_include(f)]:
         notebook = NotebookFile(file, **config)
         notebook.url, notebook.dest_path = file.url, file.dest_uri
         notebook.abs_dest_path = file.abs_dest_path
+        # The plugin takes the lab for an asset and gives it no twins: the language menu would
+        # send a reader to the other edition's home page. Its twins are at the same path in each.
+        url = file.url.removeprefix(f"{building(config)}/")
+        notebook.alternates = {lang: SimpleNamespace(url=url if lang == i18n.default_language else f"{lang}/{url}",
+                                                     locale=lang) for lang in i18n.build_languages}
         files.remove(file)
         files.append(notebook)
 

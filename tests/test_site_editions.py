@@ -61,3 +61,28 @@ def test_no_heading_anchor_is_left_as_text(built_site, source):
     html = page_html(built_site, "ru", source)
     left = re.findall(r"\{#[\w-]+\}", TAG.sub("", html))
     assert not left, f"ru/{source}: {left[:3]}"
+
+
+def test_each_edition_searches_its_own_pages(built_site):
+    """/search/ indexes the English pages, /ru/search/ the Russian ones (hooks/edition.py), and a
+    Russian page's search is pointed at /ru/."""
+    import json
+
+    indexes = {language: json.loads((built_site / prefix / "search" / "search_index.json").read_text(encoding="utf-8"))
+               for language, prefix in EDITIONS.items()}
+    for language, index in indexes.items():
+        pages = {doc["location"].split("#")[0] for doc in index["docs"]}
+        assert pages >= {"", "lessons/03-forward-pass/", "labs/digits/"}, (language, sorted(pages)[:5])
+        assert not any(doc["location"].startswith("ru/") for doc in index["docs"]), language
+        lesson = next(doc for doc in index["docs"] if doc["location"] == "lessons/03-forward-pass/")
+        assert bool(CYRILLIC.search(lesson["title"] + lesson["text"][:200])) == (language == "ru"), lesson["title"]
+    config = re.search(r'<script id="__config"[^>]*>(?P<json>[^<]*)</script>', page_html(built_site, "ru", "lessons/03-forward-pass.md"))
+    assert json.loads(config["json"])["base"] == "../../../ru"
+
+
+@pytest.mark.parametrize("source", [s for s in SOURCES if not s.startswith("labs/")])
+def test_every_image_says_its_alt_text_in_the_page_language(built_site, source):
+    for language in EDITIONS:
+        alts = re.findall(r'<img [^>]*alt="([^"]*)"', page_html(built_site, language, source))
+        wrong = [alt for alt in alts if bool(CYRILLIC.search(alt)) != (language == "ru")]
+        assert not wrong, f"{EDITIONS[language]}{source}: {wrong[:2]}"
