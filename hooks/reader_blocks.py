@@ -15,6 +15,9 @@ on disk, which the tests read, are never changed):
   gives it the classes ``mlp-output`` (styled in ``stylesheets/extra.css``) and
   ``no-copy`` (Material adds no copy button inside an element with that class).
 
+The labels are said in the language of the edition being built (hooks/words.py): "Вывод",
+«Продолжение блока выше» on a Russian page.
+
 Hooks must not import ``tests``, so the marker syntax is parsed here again;
 ``tests/test_reader_blocks.py`` checks that both parsers chain the same blocks on every page.
 """
@@ -24,13 +27,32 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from words import say
+
 # The same marker and fence syntax as tests/pagekit.py.
 MARKER = re.compile(r"^<!--\s*pytest-codeblocks:(?P<keyword>.*?)\s*-->$")
 FENCE_OPEN = re.compile(r"^(?P<indent>\s*)(?P<ticks>`{3,}|~{3,})(?P<info>.*)$")
 RUNS_AT_BUILD = re.compile(r'\bexec\s*=\s*"(on|true|1)"')
 
 OUTPUT_CLASSES = ".no-copy .mlp-output"
-OUTPUT_LABEL = "Output"
+
+
+def output_label() -> str:
+    """The label above an expected-output block."""
+    return say("Output", ru="Вывод")
+
+
+def continues_label(block: "RunnableBlock") -> str:
+    """The label above a continued block: which block it continues (a link to it), and what to run first."""
+    link = f"#{block.continues.anchor}"
+    if block.next_to_continued:
+        target = say(f"[the block above]({link})", ru=f"[блока выше]({link})")
+    else:
+        target = say(f"[an earlier block]({link})", ru=f"[одного из блоков выше]({link})")
+    if block.continues.continues is None:
+        return say(f"Continues {target}: run that one first.", ru=f"Продолжение {target}: сначала выполните его.")
+    return say(f"Continues {target}, which continues an earlier one: run them all first.",
+               ru=f"Продолжение {target}, который сам продолжает более ранний: сначала выполните их все по порядку.")
 
 
 @dataclass
@@ -144,18 +166,12 @@ def decorate(markdown: str, where: str = "page") -> str:
     for fence in fences:
         before: list[str] = []
         if fence.is_output:
-            before = _label(fence.indent, OUTPUT_LABEL, "mlp-output-label")
+            before = _label(fence.indent, output_label(), "mlp-output-label")
             opening = f"{fence.indent}{fence.ticks}{_output_info(fence, where)}"
         elif fence.start in blocks:
             block = blocks[fence.start]
             if block.continues is not None:
-                target = "the block above" if block.next_to_continued else "an earlier block"
-                text = f"Continues [{target}](#{block.continues.anchor})"
-                if block.continues.continues is None:
-                    text += ": run that one first."
-                else:
-                    text += ", which continues an earlier one: run them all first."
-                before = _label(fence.indent, text, "mlp-continues")
+                before = _label(fence.indent, continues_label(block), "mlp-continues")
             opening = f"{fence.indent}{fence.ticks}python {{ #{block.anchor} }}"
         else:
             continue

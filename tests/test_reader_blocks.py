@@ -5,7 +5,8 @@ first test checks, page by page, that it chains exactly the blocks ``tests/pagek
 chains. The others render every page, decorated by the hook, with the site's own Markdown
 configuration, and check the HTML a reader gets: each continued block has a label linking
 to an anchor that exists and belongs to the block it continues, each output block is
-labelled and carries ``no-copy``.
+labelled and carries ``no-copy``. A Russian page (``*.ru.md``) is decorated as the Russian
+build decorates it (``MLP_LANG=ru``): its labels say «Продолжение …» and «Вывод».
 """
 
 from __future__ import annotations
@@ -23,6 +24,28 @@ reader_blocks = pagekit.load_hook("reader_blocks")
 
 PAGES = [page for page in pagekit.pages() if pagekit.blocks(page)]
 IDS = [str(page.relative_to(pagekit.DOCS)) for page in PAGES]
+# What the labels say, by the edition's language: the output label, and how a "Continues" label starts.
+LABELS = {"en": ("Output", "Continues <a"), "ru": ("Вывод", "Продолжение <a")}
+
+
+def language_of(page) -> str:
+    """The edition a page belongs to: ``a.ru.md`` is Russian."""
+    return "ru" if ".ru." in page.name else "en"
+
+
+def built(site, page):
+    """The built HTML of a page of either edition (a Russian page is built under ru/, at its English twin's path)."""
+    source = str(page.relative_to(pagekit.DOCS)).replace(".ru.", ".")
+    return pagekit.built_page(site / "ru" if language_of(page) == "ru" else site, source)
+
+
+def check_label_texts(html: str, language: str, where: str) -> None:
+    """Every label on the page says its words in the page's language."""
+    output, continues = LABELS[language]
+    outputs = re.findall(r'<p class="mlp-output-label">(.*?)</p>', html, re.DOTALL)
+    assert set(outputs) <= {output}, f"{where}: output labels {set(outputs)}, expected {output!r}"
+    label_texts = re.findall(r'<p class="mlp-continues">(.*?)</p>', html, re.DOTALL)
+    assert all(t.startswith(continues) for t in label_texts), f"{where}: {label_texts}"
 
 
 def hook_blocks(page):
@@ -128,11 +151,11 @@ def expected_blocks(page) -> list:
 @pytest.mark.parametrize("page", PAGES, ids=IDS)
 def test_rendered_page_labels_and_anchors(page, site_markdown, monkeypatch):
     monkeypatch.chdir(pagekit.ROOT)  # pymdownx.snippets' base_path is relative to it
+    monkeypatch.setenv("MLP_LANG", language_of(page))  # as the build of the page's edition sets it
     decorated = reader_blocks.decorate(page.read_text(encoding="utf-8"), page.name)
     html = site_markdown(without_build_time_code(decorated))
     check_rendered(html, expected_blocks(page), page.name)
-    label_texts = re.findall(r'<p class="mlp-continues">(.*?)</p>', html, re.DOTALL)
-    assert all(t.startswith("Continues <a") for t in label_texts), label_texts
+    check_label_texts(html, language_of(page), page.name)
 
 
 SYNTHETIC = """\
@@ -189,18 +212,31 @@ echo other code in between
 """
 
 
-def test_synthetic_page_in_lists_admonitions_and_tabs(site_markdown):
-    html = site_markdown(reader_blocks.decorate(SYNTHETIC, "synthetic.md"))
-    check_rendered(html, [("run", 1, None), ("output",), ("run", 2, 1), ("run", 3, 2), ("output",),
-                          ("run", 4, None), ("run", 5, 4)], "synthetic.md")
-    labels = re.findall(r'<p class="mlp-continues">(.*?)</p>', html, re.DOTALL)
-    assert labels == [
+SYNTHETIC_LABELS = {
+    "en": [
         'Continues <a href="#block-1">the block above</a>: run that one first.',
         # The bash block stands between blocks 2 and 3.
         'Continues <a href="#block-2">an earlier block</a>, which continues an earlier one: run them all first.',
         'Continues <a href="#block-4">the block above</a>: run that one first.',
-    ]
-    assert html.count('<p class="mlp-output-label">Output</p>') == 2
+    ],
+    "ru": [
+        'Продолжение <a href="#block-1">блока выше</a>: сначала выполните его.',
+        'Продолжение <a href="#block-2">одного из блоков выше</a>, который сам продолжает более ранний: '
+        'сначала выполните их все по порядку.',
+        'Продолжение <a href="#block-4">блока выше</a>: сначала выполните его.',
+    ],
+}
+
+
+@pytest.mark.parametrize("language", sorted(SYNTHETIC_LABELS))
+def test_synthetic_page_in_lists_admonitions_and_tabs(site_markdown, monkeypatch, language):
+    monkeypatch.setenv("MLP_LANG", language)
+    html = site_markdown(reader_blocks.decorate(SYNTHETIC, "synthetic.md"))
+    check_rendered(html, [("run", 1, None), ("output",), ("run", 2, 1), ("run", 3, 2), ("output",),
+                          ("run", 4, None), ("run", 5, 4)], "synthetic.md")
+    labels = re.findall(r'<p class="mlp-continues">(.*?)</p>', html, re.DOTALL)
+    assert labels == SYNTHETIC_LABELS[language]
+    assert html.count(f'<p class="mlp-output-label">{LABELS[language][0]}</p>') == 2
     # The fences inside the admonition and the tab were rendered as code, not as text.
     assert "```" not in html and "{ .mlp" not in html
 
@@ -223,9 +259,15 @@ def test_output_fence_with_an_info_string_it_cannot_label_is_a_clear_error():
 
 def test_built_site_has_the_labels(built_site):
     """The hook is registered in mkdocs.yml and its output survives the real build (Material theme,
-    markdown-exec, the other hooks): every page as a reader gets it."""
+    markdown-exec, the other hooks): every page of both editions as a reader gets it, its labels
+    in the page's language."""
+    languages = set()
     for page in PAGES:
-        source = str(page.relative_to(pagekit.DOCS))
-        html = pagekit.built_page(built_site, source).read_text(encoding="utf-8")
-        check_rendered(html, expected_blocks(page), f"built {source}")
+        path = built(built_site, page)
+        html = path.read_text(encoding="utf-8")
+        where = f"built {path.relative_to(built_site)}"
+        check_rendered(html, expected_blocks(page), where)
+        check_label_texts(html, language_of(page), where)
+        languages.add(language_of(page))
+    assert languages == set(LABELS)
 

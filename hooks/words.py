@@ -1,0 +1,44 @@
+"""What the hooks write for a reader, in the language of the edition being built.
+
+Not a hook itself: the hooks import it, as they import ``lab_files``. A label the build adds to a
+page ("Output", "Continues the block above"), a box ("Before you start"), a link ("Download this
+lesson as a Jupyter notebook"), a screen reader's name of a box ("Equation 2") and the prose the
+build adds to a downloaded notebook are said through :func:`say`, both languages side by side, as
+the pages' generators say theirs (``mlp_ref.course.i18n``). hooks/edition.py sets ``MLP_LANG`` to
+the edition being built; outside a build it is English.
+
+``mlp_ref`` is imported when a text is said, not when the hook is loaded: MkDocs loads the hooks
+before the macros plugin puts this checkout first on ``sys.path`` (a bare ``mkdocs`` command would
+otherwise import the installed package), and hooks/render_cache.py drops ``mlp_ref``'s modules
+before each build so that the checkout's own code is the one that runs.
+"""
+
+from __future__ import annotations
+
+
+def say(en: str, *, ru: str) -> str:
+    """``en`` or ``ru``, the text of the edition being built (``mlp_ref.course.i18n.say``)."""
+    from mlp_ref.course.i18n import say as said
+
+    return said(en, ru=ru)
+
+
+def language() -> str:
+    """The language of the edition being built (``mlp_ref.course.i18n.language``)."""
+    from mlp_ref.course.i18n import language as current
+
+    return current()
+
+
+def edition_folder(config) -> str:
+    """The folder of the edition being built under the site's root: ``""`` for the default
+    language's, ``"ru/"`` for the Russian one's (where the i18n plugin puts its pages).
+
+    A file a hook generates after the i18n plugin sorted the files (a page's notebook) is not
+    moved there by it: the hook that makes the file puts it beside its page.
+    """
+    plugin = config.plugins.get("i18n")
+    if plugin is None:  # a site without editions
+        return ""
+    current = getattr(plugin, "current_language", None) or plugin.default_language
+    return "" if current == plugin.default_language else f"{current}/"
