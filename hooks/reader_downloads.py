@@ -13,6 +13,8 @@ a "Before you start" box that gives that install line, the Python the pins need 
 lab, how long running every cell took (timed by hooks/render_cache.py). It also tells the notebooks
 executed during the build that the site is being built (``MLP_SITE_BUILD=1``), so the
 checks that guard the labs' sentences fail the build there and only warn in a reader's run.
+A box says its words in the language of the edition being built (hooks/words.py); the downloads
+are the same files for both editions.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from packaging.markers import default_environment
 from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
+from words import say
 
 ROOT = Path(__file__).resolve().parent.parent
 DOWNLOADS = "downloads"
@@ -195,7 +198,7 @@ class ReaderDownloads:
         self.requirements_url = f"{base}{DOWNLOADS}/{READER_REQUIREMENTS}"
         self.requirements = reader_requirements_text(self.wheel_url, self.sha256)
         self.version = self.wheel.name.split("-")[1]
-        self.python = f"{lowest_python()} or newer"
+        self.python = lowest_python()  # the lowest version: "3.11 or newer" is said in the box
 
 
 # ---------------------------------------------------------------------------------------
@@ -203,7 +206,12 @@ class ReaderDownloads:
 # ---------------------------------------------------------------------------------------
 
 def _kilobytes(n: int) -> str:
-    return f"{n / 1000:.0f} kB"
+    return f"{n / 1000:.0f} " + say("kB", ru="кБ")
+
+
+def title() -> str:
+    """The box's title."""
+    return say("Before you start", ru="Прежде чем начать")
 
 
 def box_lines(kind: str, downloads: ReaderDownloads, notebook_link: str | None = None,
@@ -211,54 +219,74 @@ def box_lines(kind: str, downloads: ReaderDownloads, notebook_link: str | None =
     """The box's content for one page, as Markdown lines."""
     if kind not in KINDS:
         raise ValueError(f"unknown before-you-start kind {kind!r}; expected one of {KINDS}")
+    size = _kilobytes(len(downloads.wheel_bytes))
     lines = [
-        f"You need Python {downloads.python}. In a fresh virtual environment "
-        "(`python -m venv .venv`, then activate it), one line installs everything this site's code "
-        "uses, pinned to the versions the pages were checked with:",
+        say(f"You need Python {downloads.python} or newer. In a fresh virtual environment "
+            "(`python -m venv .venv`, then activate it), one line installs everything this site's code "
+            "uses, pinned to the versions the pages were checked with:",
+            ru=f"Нужен Python {downloads.python} или новее. В новом виртуальном окружении "
+               "(`python -m venv .venv`, затем активируйте его) одна строка устанавливает всё, что "
+               "использует код этого сайта, в тех самых версиях, с которыми проверялись страницы:"),
         "",
         "```bash",
         f"pip install -r {downloads.requirements_url}",
         "```",
         "",
-        f"It installs [`mlp_ref` {downloads.version}]({downloads.wheel_url}), the very package these "
-        f"pages were built and tested with ({_kilobytes(len(downloads.wheel_bytes))}, SHA-256 "
-        f"`{downloads.sha256[:16]}…`, checked by pip), with NumPy, SciPy, scikit-learn, "
-        "matplotlib, tqdm, `names`, pytest and a Jupyter kernel (`ipykernel`). `mlp_ref` is not on "
-        "the Python package index: install it from this site, never with a bare `pip install mlp_ref`.",
+        say(f"It installs [`mlp_ref` {downloads.version}]({downloads.wheel_url}), the very package these "
+            f"pages were built and tested with ({size}, SHA-256 "
+            f"`{downloads.sha256[:16]}…`, checked by pip), with NumPy, SciPy, scikit-learn, "
+            "matplotlib, tqdm, `names`, pytest and a Jupyter kernel (`ipykernel`). `mlp_ref` is not on "
+            "the Python package index: install it from this site, never with a bare `pip install mlp_ref`.",
+            ru=f"Она устанавливает [`mlp_ref` {downloads.version}]({downloads.wheel_url}) — тот самый пакет, "
+               f"с которым эти страницы собраны и проверены ({size}, SHA-256 `{downloads.sha256[:16]}…`; "
+               "pip сверяет хеш при установке), — а с ним NumPy, SciPy, scikit-learn, matplotlib, tqdm, `names`, pytest "
+               "и ядро Jupyter (`ipykernel`). Пакета `mlp_ref` нет в каталоге пакетов Python (PyPI): "
+               "устанавливайте его с этого сайта и никогда — командой `pip install mlp_ref` без адреса."),
     ]
     if kind == "lab":
-        where = f"[the notebook]({notebook_link})" if notebook_link else "this notebook"
+        if notebook_link:
+            where = say(f"[the notebook]({notebook_link})", ru=f"[ноутбук]({notebook_link})")
+        else:
+            where = say("this notebook", ru="этот ноутбук")
         lines += [
             "",
-            f"Then open {where} in Jupyter or VS Code with that environment's kernel. The settings "
-            "are plain assignments in the first code cell: change them and run all cells.",
+            say(f"Then open {where} in Jupyter or VS Code with that environment's kernel. The settings "
+                "are plain assignments in the first code cell: change them and run all cells.",
+                ru=f"Затем откройте {where} в Jupyter или VS Code с ядром этого окружения. Настройки — "
+                   "обычные присваивания в первой ячейке кода: измените их и выполните все ячейки."),
         ]
         if lab_seconds is not None:
-            lines[-1] += (f" Running every cell with the page's settings took {lab_seconds:.0f} s on the "
-                          "machine that made this page.")
+            lines[-1] += say(f" Running every cell with the page's settings took {lab_seconds:.0f} s on the "
+                             "machine that made this page.",
+                             ru=f" На машине, которая собрала эту страницу, все ячейки с её настройками "
+                                f"выполнились за {lab_seconds:.0f} с.")
     elif kind == "lesson":
         lines += [
             "",
-            "Then open this notebook in Jupyter or VS Code with that environment's kernel and run its cells "
-            "in order.",
+            say("Then open this notebook in Jupyter or VS Code with that environment's kernel and run its cells "
+                "in order.",
+                ru="Затем откройте этот ноутбук в Jupyter или VS Code с ядром этого окружения и выполните "
+                   "его ячейки по порядку."),
         ]
     elif kind == "exercise":
         lines += [
             "",
-            "Download the starter file and its tests into one folder, then run the tests there with "
-            "`pytest -ra`: `-ra` lists any test that was skipped, and why.",
+            say("Download the starter file and its tests into one folder, then run the tests there with "
+                "`pytest -ra`: `-ra` lists any test that was skipped, and why.",
+                ru="Скачайте файл-заготовку и его тесты в одну папку и запустите там тесты командой "
+                   "`pytest -ra`: флаг `-ra` перечисляет пропущенные тесты и причину пропуска."),
         ]
     return lines
 
 
 def admonition(lines: list[str]) -> str:
     """The box as a Material admonition (on the site)."""
-    return '!!! info "Before you start"\n\n' + "\n".join(("    " + line) if line else "" for line in lines) + "\n"
+    return f'!!! info "{title()}"\n\n' + "\n".join(("    " + line) if line else "" for line in lines) + "\n"
 
 
 def blockquote(lines: list[str]) -> str:
     """The box as a quoted paragraph (in a downloaded notebook, where admonitions do not render)."""
-    return "\n".join(["> **Before you start.**", ">"] + [("> " + line) if line else ">" for line in lines]) + "\n"
+    return "\n".join([f"> **{title()}.**", ">"] + [("> " + line) if line else ">" for line in lines]) + "\n"
 
 
 def _indent(text: str, indent: str) -> str:

@@ -3,7 +3,8 @@
 - ``requirements.txt`` pins only releases that the public index serves, and it resolves there
   with pip's defaults (no configuration file, no PIP_* variable) in a throw-away environment.
 - The site serves the wheel of this checkout's ``mlp_ref`` and a ``requirements-reader.txt``;
-  the home page, the labs and the coding exercises give the one ``pip install`` line.
+  the home page, the labs and the coding exercises give the one ``pip install`` line, in a
+  "Before you start" box that speaks the page's language («Прежде чем начать» under ``ru/``).
 - That line, run in a fresh environment, gives an environment in which the code blocks of
   two lessons print exactly what their pages show.
 
@@ -17,6 +18,7 @@ import os
 import re
 import sys
 import tempfile
+import types
 from html import unescape
 import urllib.request
 import zipfile
@@ -29,6 +31,7 @@ from packaging.utils import canonicalize_name
 from packaging.version import Version
 
 from tests import early, pagekit, readerkit
+from tests.wording import english_words
 
 REQUIREMENTS = pagekit.ROOT / "requirements.txt"
 
@@ -204,22 +207,59 @@ BOX_PAGES = ["index.html", "labs/digits/index.html", "labs/charlm/index.html"]
 
 
 def exercise_pages() -> list[str]:
-    """Built pages of the lessons that link a coding exercise's starter file."""
-    return [f"lessons/{page.stem}/index.html" for page in sorted((pagekit.DOCS / "lessons").glob("*.md"))
+    """Built pages of the lessons that link a coding exercise's starter file (a Russian one's under ru/)."""
+    return [f"ru/lessons/{page.stem.removesuffix('.ru')}/index.html" if page.stem.endswith(".ru")
+            else f"lessons/{page.stem}/index.html"
+            for page in sorted((pagekit.DOCS / "lessons").glob("*.md"))
             if "../exercises/" in page.read_text(encoding="utf-8")]
 
 
-@pytest.mark.parametrize("page", BOX_PAGES + exercise_pages())
+# What the box says in each edition: its title, its first sentence, and a lab's time.
+BOX_WORDS = {
+    "en": ("Before you start", "You need Python {python} or newer.",
+           r"Running every cell with the page's settings took \d+ s on the machine that made this page"),
+    "ru": ("Прежде чем начать", "Нужен Python {python} или новее.",
+           r"На машине, которая собрала эту страницу, все ячейки с её настройками выполнились за \d+ с\."),
+}
+
+
+@pytest.mark.parametrize("page", BOX_PAGES + [f"ru/{page}" for page in BOX_PAGES] + exercise_pages())
 def test_before_you_start_box_gives_the_install_line(built_site, server, page):
     html = (built_site / page).read_text(encoding="utf-8")
     text = unescape(re.sub(r"<[^>]+>", "", html))  # what a reader reads (code is split into spans)
-    assert "Before you start" in text, f"{page}: no 'Before you start' box"
+    language = "ru" if page.startswith("ru/") else "en"
+    title, first, lab_time = BOX_WORDS[language]
+    assert title in text, f"{page}: no '{title}' box"
     assert f"pip install -r {server}/downloads/requirements-reader.txt" in text
     assert "before-you-start:" not in html, f"{page}: a marker was left unreplaced"
-    assert f"You need Python {HOOK.lowest_python()} or newer." in text
-    if page.startswith("labs/"):
-        assert re.search(r"Running every cell with the page's settings took \d+ s on the machine that made this page",
-                         text)
+    assert first.format(python=HOOK.lowest_python()) in text
+    if "/labs/" in f"/{page}":
+        assert re.search(lab_time, text), f"{page}: no time of the lab's run"
+    other_title, other_first, _ = BOX_WORDS["en" if language == "ru" else "ru"]
+    assert other_title not in text and other_first.format(python=HOOK.lowest_python()) not in text, (
+        f"{page}: the box speaks the other edition's language")
+
+
+@pytest.mark.parametrize("language", sorted(BOX_WORDS))
+@pytest.mark.parametrize("kind", HOOK.KINDS)
+def test_the_box_says_its_words_in_the_language_being_built(monkeypatch, language, kind):
+    """Every kind of box, as the site shows it and as a downloaded notebook quotes it: in English
+    as the English edition says it, in Russian with no English word left (names and code aside)."""
+    monkeypatch.setenv("MLP_LANG", language)  # as hooks/edition.py sets it for the edition's build
+    downloads = types.SimpleNamespace(python=HOOK.lowest_python(), version="0.1.0", sha256="0123456789abcdef" * 4,
+                                      wheel_bytes=bytes(43_210), requirements_url="http://127.0.0.1:8000/r.txt",
+                                      wheel_url="http://127.0.0.1:8000/mlp_ref-0.1.0-py3-none-any.whl")
+    title, first, lab_time = BOX_WORDS[language]
+    for args in ((), ("../digits.ipynb", 83.4)):
+        lines = HOOK.box_lines(kind, downloads, *args)
+        site, notebook = HOOK.admonition(lines), HOOK.blockquote(lines)
+        assert site.startswith(f'!!! info "{title}"\n') and notebook.startswith(f"> **{title}.**\n")
+        assert first.format(python=HOOK.lowest_python()) in site
+        assert "pip install -r http://127.0.0.1:8000/r.txt" in site
+        if kind == "lab" and args:
+            assert re.search(lab_time.replace(r"\d+", "83"), site)
+        if language == "ru":
+            assert english_words(site) == [] and english_words(notebook) == [], site
 
 
 # --- the reader's environment ------------------------------------------------------------
