@@ -18,6 +18,8 @@ within the page so that no two are alike:
 
 Every edited element is marked ``data-mlp-scroll`` (its focus ring is in
 ``stylesheets/a11y.css``). Material's search dialog (``role="dialog"``) gets its name, "Search".
+The names are said in the language of the edition being built (hooks/words.py): "Формула 2",
+"Ячейка кода 4", "Поиск" on a Russian page.
 
 Material removes the ``tabindex`` of a code block on a screen without hover (a phone) and of
 one that does not overflow; ``javascripts/scroll-boxes.js`` puts it back where the block
@@ -30,7 +32,20 @@ from __future__ import annotations
 import html
 import re
 
+from words import say
+
 SEARCH_DIALOG = re.compile(r'(<div class="md-search" data-md-component="search" role="dialog")(?![^>]*aria-label)')
+
+
+def box_names() -> dict[str, str]:
+    """The name of each kind of numbered box, before its number ("Equation" 2)."""
+    return {
+        "code": say("Code", ru="Код"),
+        "output": say("Output", ru="Вывод"),
+        "equation": say("Equation", ru="Формула"),
+        "cell": say("Code cell", ru="Ячейка кода"),
+        "table": say("Table", ru="Таблица"),
+    }
 
 # The opening tags of the scroll boxes, in page order. A code block's box is `pre > code` right
 # after the `<pre>` of a highlighted block (pymdownx.highlight puts an empty span between them);
@@ -55,30 +70,33 @@ def _attributes(name: str | None, role: str | None) -> str:
 def mark_scroll_boxes(page_html: str) -> str:
     """``page_html`` with every scroll box focusable and named (see the module's docstring)."""
     counts: dict[str, int] = {}
+    names = box_names()
 
-    def number(kind: str) -> int:
+    def name(kind: str) -> str:
+        """The kind's name and the box's number among the page's boxes of that kind: "Table 3"."""
         counts[kind] = counts.get(kind, 0) + 1
-        return counts[kind]
+        return f"{names[kind]} {counts[kind]}"
 
     def replace(match: re.Match) -> str:
         if match["code"] or match["pre"]:
             classes = (match["code_class"] or match["pre_class"]).split()
-            kind = "Output" if "mlp-output" in classes else "Code"
-            return (match["code"] or match["pre"]) + _attributes(f"{kind} {number(kind)}", "region")
+            kind = "output" if "mlp-output" in classes else "code"
+            return (match["code"] or match["pre"]) + _attributes(name(kind), "region")
         if match["math"]:
-            return match["math"] + _attributes(f"Equation {number('Equation')}", "region")
+            return match["math"] + _attributes(name("equation"), "region")
         if match["figure"]:
             return match["figure"] + _attributes(None, None)  # named by its caption
         if match["cell"]:
-            return match["cell"] + _attributes(f"Code cell {number('Code cell')}", "region")
-        return match["table"] + _attributes(f"Table {number('Table')}", None)
+            return match["cell"] + _attributes(name("cell"), "region")
+        return match["table"] + _attributes(name("table"), None)
 
     return BOX.sub(replace, page_html)
 
 
 def name_search_dialog(page_html: str) -> str:
     """``page_html`` with Material's search dialog named "Search"."""
-    return SEARCH_DIALOG.sub(r'\1 aria-label="Search"', page_html, count=1)
+    label = html.escape(say("Search", ru="Поиск"))
+    return SEARCH_DIALOG.sub(lambda match: f'{match[1]} aria-label="{label}"', page_html, count=1)
 
 
 def on_post_page(output: str, page, config) -> str:

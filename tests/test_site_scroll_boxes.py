@@ -5,7 +5,8 @@ that can scroll sideways — a highlighted code block's ``pre > code`` (or its `
 has no ``code``, as in a lab's Markdown), a display equation, a lab's code cell, a table —
 has ``tabindex="0"`` and a name no other box on the page has (a figure: its caption's); each
 box but a table or a figure has ``role="region"`` (a table keeps its own role); Material's search dialog has a name. The
-browser test then checks with axe-core that the boxes that really scroll are reachable.
+browser test then checks with axe-core that the boxes that really scroll are reachable. Both
+editions: a Russian page (under ``ru/``) names its boxes in Russian («Формула 2»), an English one in English.
 """
 
 from __future__ import annotations
@@ -13,9 +14,18 @@ from __future__ import annotations
 from collections import Counter
 from html.parser import HTMLParser
 
+import re
+
 import pytest
 
 from tests import pagekit
+
+accessibility = pagekit.load_hook("accessibility")
+
+# A box's name in each edition: its kind, then its number on the page; and the search dialog's name.
+BOX_NAME = {"en": re.compile(r"(Code|Output|Equation|Code cell|Table) [1-9]\d*"),
+            "ru": re.compile(r"(Код|Вывод|Формула|Ячейка кода|Таблица) [1-9]\d*")}
+SEARCH = {"en": "Search", "ru": "Поиск"}
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
@@ -72,7 +82,9 @@ def scroll_boxes(html: str) -> ScrollBoxes:
 
 @pytest.fixture(scope="module")
 def pages(built_site):
-    return {source: scroll_boxes(pagekit.built_page(built_site, source).read_text(encoding="utf-8"))
+    """{(language, page source): its scroll boxes}, for every page of both editions."""
+    return {(language, source): scroll_boxes(pagekit.built_page(root, source).read_text(encoding="utf-8"))
+            for language, root in (("en", built_site), ("ru", built_site / "ru"))
             for source in pagekit.nav_sources()}
 
 
@@ -94,11 +106,35 @@ def test_every_scroll_box_is_focusable_and_named(pages):
                 failures.append(f"{source}: {kind} box with role {attrs.get('role')!r}, not 'region'")
             if kind == "table" and "role" in attrs:
                 failures.append(f"{source}: a table whose role was replaced by {attrs['role']!r}")
+            if name and not BOX_NAME[source[0]].fullmatch(name):
+                failures.append(f"{source}: {kind} box named {name!r}, not a name of the {source[0]} edition")
     assert failures == [], "\n".join(failures)
     kinds = Counter(kind for page in pages.values() for kind, _ in page.boxes)
     assert set(kinds) == {"code", "equation", "figure", "lab code cell", "table"}, f"scroll boxes found, by kind: {kinds}"
 
 
 def test_search_dialog_is_named(pages):
-    unnamed = [source for source, page in pages.items() if page.dialog is None or not page.dialog.get("aria-label")]
-    assert unnamed == [], f"pages whose search dialog has no name: {unnamed}"
+    unnamed = [source for source, page in pages.items()
+               if page.dialog is None or page.dialog.get("aria-label") != SEARCH[source[0]]]
+    assert unnamed == [], f"pages whose search dialog has no name in their edition's language: {unnamed}"
+
+
+# --- the hook alone, in each edition's language ------------------------------------------------
+
+PAGE = ('<div class="md-search" data-md-component="search" role="dialog">'
+        '<div class="language-python highlight"><pre><span></span><code>x = 1</code></pre></div>'
+        '<div class="language-text highlight mlp-output"><pre><span></span><code>1</code></pre></div>'
+        '<div class="arithmatex">\\[x\\]</div><div class="highlight-ipynb hl-python"><pre>y</pre></div>'
+        '<div class="language-python highlight"><pre><span></span><code>x = 2</code></pre></div>'
+        '<table><tr><td>1</td></tr></table><figure class="mlp-figure"><figcaption>A figure</figcaption></figure>')
+NAMES = {"en": ["Code 1", "Output 1", "Equation 1", "Code cell 1", "Code 2", "Table 1"],
+         "ru": ["Код 1", "Вывод 1", "Формула 1", "Ячейка кода 1", "Код 2", "Таблица 1"]}
+
+
+@pytest.mark.parametrize("language", sorted(NAMES))
+def test_the_hook_names_boxes_in_the_language_being_built(monkeypatch, language):
+    monkeypatch.setenv("MLP_LANG", language)  # as hooks/edition.py sets it for the edition's build
+    page = scroll_boxes(accessibility.mark_scroll_boxes(accessibility.name_search_dialog(PAGE)))
+    named = sorted(attrs["aria-label"] for kind, attrs in page.boxes if kind != "figure")
+    assert named == sorted(NAMES[language])
+    assert page.dialog["aria-label"] == SEARCH[language]
