@@ -14,6 +14,10 @@ or figure made at build time becomes a link to the page. A block that needs a mo
 reader's environment does not install (PyTorch) stays as text, with a note. Computed values
 (``{@ ... @}``) and the "Before you start" box are filled in by hooks/prose_notebooks.py and
 hooks/reader_downloads.py, listed after this hook.
+
+A Russian page (``lessons/<name>.ru.md``, built at ``ru/lessons/<name>/``) gets its notebook
+beside it, ``ru/lessons/<name>.ru.ipynb``: its prose is the page's, and what the build adds to it
+(the first cell, the notes, the download link) is said in Russian (hooks/words.py).
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.plugins import event_priority
 from page_code import fence_body, page_blocks, segments
 from reader_blocks import RUNS_AT_BUILD, parse_fences
+from words import edition_folder, say
 
 LESSONS = "lessons/"
 CONTAINER = re.compile(r'^(?P<indent>\s*)(?:\?\?\?\+?|!!!|===)\s*(?P<kind>[\w-]*)\s*(?:"(?P<title>[^"]*)")?\s*$')
@@ -142,12 +147,18 @@ def lesson_cells(source: str, where: str, links: Links) -> list[nbformat.Noteboo
             flush()
             cells.append(nbformat.v4.new_code_cell(block.code.rstrip("\n"), metadata={"mlp": {"page_line": block.lineno}}))
         elif block is not None:
-            prose += [f"{indent}*This block needs `{block.needs}`, which the reader's requirements do not install: "
-                      f"install it, then paste the block into a cell of its own.*", "", f"{indent}```python",
+            prose += [indent + say(f"*This block needs `{block.needs}`, which the reader's requirements do not "
+                                   "install: install it, then paste the block into a cell of its own.*",
+                                   ru=f"*Этому блоку нужен `{block.needs}`, которого нет среди пакетов, "
+                                      "устанавливаемых для читателя: установите его, затем вставьте блок в "
+                                      "отдельную ячейку.*"),
+                      "", f"{indent}```python",
                       *(indent + line if line else "" for line in block.code.rstrip("\n").split("\n")), f"{indent}```"]
         elif RUNS_AT_BUILD.search(fence.info):
-            prose.append(f"{indent}*On [the page]({links.page_url}), a table or figure computed when the site is "
-                         "built stands here.*")
+            prose.append(indent + say(f"*On [the page]({links.page_url}), a table or figure computed when the site "
+                                      "is built stands here.*",
+                                      ru=f"*Здесь на [странице урока]({links.page_url}) — таблица или "
+                                         "рисунок, вычисленные при сборке сайта.*"))
         else:
             prose += [f"{indent}{fence.ticks}{fence.info}",
                       *(indent + line if line else "" for line in fence_body(lines, fence).rstrip("\n").split("\n")),
@@ -159,10 +170,13 @@ def lesson_cells(source: str, where: str, links: Links) -> list[nbformat.Noteboo
 
 def lesson_notebook(source: str, where: str, links: Links) -> str:
     """The lesson's notebook as JSON text, with stable cell ids (the same page gives the same bytes)."""
-    intro = nbformat.v4.new_markdown_cell(
+    intro = nbformat.v4.new_markdown_cell(say(
         f"*This notebook is made from [a lesson of this course]({links.page_url}) when the site is built. Its "
         "code cells are the page's code blocks, in order: run them from the top, and each prints what the page "
-        "shows.*\n\n<!-- before-you-start: lesson -->")
+        "shows.*",
+        ru=f"*Этот ноутбук сделан из [урока этого курса]({links.page_url}) при сборке сайта. Его ячейки кода — "
+           "блоки кода страницы, в том же порядке: выполняйте их сверху вниз, и каждая напечатает то, что "
+           "показано на странице.*") + "\n\n<!-- before-you-start: lesson -->")
     notebook = nbformat.v4.new_notebook(cells=[intro, *lesson_cells(source, where, links)], metadata={
         "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
         "language_info": {"name": "python"}})
@@ -182,7 +196,11 @@ def on_files(files: Files, config) -> Files:
     for file in [f for f in files.documentation_pages() if _has_blocks(f)]:
         links = Links(file.src_uri, files, config.site_url or "http://127.0.0.1:8000/")
         content = lesson_notebook(Path(file.abs_src_path).read_text(encoding="utf-8"), file.src_uri, links)
-        files.append(File.generated(config, notebook_name(file.src_uri), content=content))
+        notebook = File.generated(config, notebook_name(file.src_uri), content=content)
+        # Beside the lesson's page, which the i18n plugin put in the edition's folder: the page's
+        # link "../<name>.ipynb" finds it there.
+        notebook.dest_uri = edition_folder(config) + notebook.dest_uri
+        files.append(notebook)
     return files
 
 
@@ -191,6 +209,8 @@ def on_page_content(html: str, page, config, files) -> str:
         return html
     name = PurePosixPath(notebook_name(page.file.src_uri)).name
     # Lesson pages live at lessons/<name>/, so the notebook is one folder up.
-    link = f'<p class="lab-download"><a href="../{name}" download>Download this lesson as a Jupyter notebook ({name})</a></p>\n'
+    text = say(f"Download this lesson as a Jupyter notebook ({name})",
+               ru=f"Скачать этот урок как ноутбук Jupyter ({name})")
+    link = f'<p class="lab-download"><a href="../{name}" download>{text}</a></p>\n'
     heading_end = html.find("</h1>")
     return html + link if heading_end < 0 else html[:heading_end + 5] + "\n" + link + html[heading_end + 5:]

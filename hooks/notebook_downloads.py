@@ -2,7 +2,9 @@
 
 Labs are written as jupytext percent-format ``.py`` files under ``docs/labs/``; this hook
 converts each one to ``labs/<name>.ipynb`` (without outputs: the reader runs it) and puts
-a download link at the top of the lab's page.
+a download link at the top of the lab's page, in the page's language. A Russian lab
+(``labs/<name>.ru.py``, built at ``ru/labs/<name>/``) gets its notebook beside it:
+``ru/labs/<name>.ru.ipynb``.
 
 mkdocs-jupyter inlines about 590 KB of Jupyter CSS into every lab page, nearly all of it
 for parts of JupyterLab that a page never shows. The hook moves each inline style sheet
@@ -24,6 +26,7 @@ from lab_files import is_lab
 from mkdocs.structure.files import File, Files
 from mkdocs.plugins import event_priority
 from unused_css import classes_in, prune
+from words import edition_folder, say
 
 ROOT = Path(__file__).resolve().parent.parent
 PRUNED_CACHE = ROOT / ".cache" / "jupyter-css"
@@ -35,7 +38,11 @@ def on_files(files: Files, config) -> Files:
         if is_lab(file.src_uri):
             notebook = jupytext.read(file.abs_src_path, fmt="py:percent")
             target = str(PurePosixPath(file.src_uri).with_suffix(".ipynb"))
-            files.append(File.generated(config, target, content=jupytext.writes(notebook, fmt="ipynb")))
+            download = File.generated(config, target, content=jupytext.writes(notebook, fmt="ipynb"))
+            # Beside the lab's page, which the i18n plugin put in the edition's folder: the page's
+            # link "../<name>.ipynb" finds it there.
+            download.dest_uri = edition_folder(config) + download.dest_uri
+            files.append(download)
     return files
 
 
@@ -57,15 +64,20 @@ def _sheet_name(css: str) -> str:
     return f"assets/jupyter/{hashlib.sha256(css.encode()).hexdigest()[:16]}.css"
 
 
-def _externalize_styles(html: str) -> str:
+def _to_site_root(config) -> str:
+    """From a lab page to the site's root, where the sheets are written: a lab page lives at
+    labs/<name>/, two folders below its edition's root (``ru/`` for the Russian edition)."""
+    return "../../" + "../" * edition_folder(config).count("/")
+
+
+def _externalize_styles(html: str, root: str) -> str:
     def replace(match: re.Match) -> str:
         css = match["css"]
         if len(css) < LARGE_STYLE:
             return match[0]
         name = _sheet_name(css)
         _style_sheets[name] = css
-        # Lab pages live at labs/<name>/, two folders below the site root.
-        return f'<link rel="stylesheet" href="../../{name}">'
+        return f'<link rel="stylesheet" href="{root}{name}">'
 
     return INLINE_STYLE.sub(replace, html)
 
@@ -74,14 +86,13 @@ def on_page_content(html: str, page, config, files) -> str:
     if not is_lab(page.file.src_uri):
         return html
     html = CDN_SCRIPT.sub("", html)
-    html = _externalize_styles(html)
+    html = _externalize_styles(html, _to_site_root(config))
     _classes.update(classes_in(html))
     name = PurePosixPath(page.file.src_uri).with_suffix(".ipynb").name
     # Lab pages live at labs/<name>/, so the notebook is one folder up.
-    link = (
-        f'<p class="lab-download"><a href="../{name}" download>'
-        f"Download this lab as a Jupyter notebook ({name})</a></p>\n"
-    )
+    text = say(f"Download this lab as a Jupyter notebook ({name})",
+               ru=f"Скачать эту лабораторную работу как ноутбук Jupyter ({name})")
+    link = f'<p class="lab-download"><a href="../{name}" download>{text}</a></p>\n'
     return link + html
 
 
@@ -113,8 +124,9 @@ def on_env(env, config, files):
 def on_post_page(output: str, page, config) -> str:
     if not is_lab(page.file.src_uri):
         return output
+    root = _to_site_root(config)
     for name, (pruned_name, _) in _pruned.items():
-        output = output.replace(f'href="../../{name}"', f'href="../../{pruned_name}"')
+        output = output.replace(f'href="{root}{name}"', f'href="{root}{pruned_name}"')
     return output
 
 

@@ -11,19 +11,28 @@ A run is kept, and not repeated, as the labs' runs are (tests/test_reader_notebo
 ``.cache/reader-notebooks/`` under a key of the code cells, the reader's environment, Python and
 the environment variables a cell reads); the check then compares its outputs with the page,
 which may have changed since. ``MLP_CACHE=0`` runs them all.
+
+Each edition's lesson page links its own notebook, beside it (``ru/lessons/<name>.ru.ipynb`` for a
+Russian page). A Russian notebook's code cells are the English one's (run above); its Markdown is
+the Russian page's prose with its values said in Russian, and what the build adds (the first
+cell, the "Before you start" box, the notes) is said in Russian.
 """
 
 from __future__ import annotations
 
+import re
 import urllib.request
 
 import nbformat
 import pytest
 
-from tests import pagekit
+from tests import editions, pagekit
 from tests.notebook_runs import CACHE, Run, run_key, run_or_reuse
+from tests.wording import english_words
 
-LESSONS = sorted(page.stem for page in (pagekit.DOCS / "lessons").glob("*.md") if pagekit.blocks(page))
+# The English lessons with runnable blocks (a Russian twin's notebook has the same code cells).
+LESSONS = sorted(page.stem for page in (pagekit.DOCS / "lessons").glob("*.md")
+                 if ".ru." not in page.name and pagekit.blocks(page))
 
 
 @pytest.fixture(scope="module")
@@ -65,3 +74,129 @@ def test_lesson_notebook_prints_what_the_page_shows(lesson, lesson_runs):
     mismatches = [f"page line {cell['page_line']}:\n--- shown\n{block.expected_output or ''}--- printed\n{printed(cell)}"
                   for cell, block in zip(cells, blocks) if printed(cell) != (block.expected_output or "")]
     assert mismatches == []
+
+
+# --- each edition's notebook: where it is, what the build says in it ------------------------------
+
+lesson_notebooks = pagekit.load_hook("lesson_notebooks")
+# (folder of the edition under the site's root, suffix of its pages' sources)
+EDITIONS = {"en": ("", ""), "ru": ("ru/", ".ru")}
+DOWNLOAD = {"en": "Download this lesson as a Jupyter notebook ({name})",
+            "ru": "Скачать этот урок как ноутбук Jupyter ({name})"}
+# Pieces of what the build adds to a notebook, in each language: none may be in the other's notebooks.
+ADDED = {"en": ["This notebook is made from", "Before you start", "a table or figure computed when the site",
+                "which the reader's requirements do not install"],
+         "ru": ["Этот ноутбук сделан из", "Прежде чем начать", "таблица или рисунок, вычисленные при сборке",
+                "которого нет среди пакетов, устанавливаемых для читателя"]}
+
+
+def lesson_sources(language: str) -> list:
+    """The lesson pages of an edition that have runnable blocks (so a notebook)."""
+    suffix = EDITIONS[language][1]
+    return [pagekit.DOCS / "lessons" / f"{lesson}{suffix}.md" for lesson in LESSONS
+            if (pagekit.DOCS / "lessons" / f"{lesson}{suffix}.md").is_file()]
+
+
+class PageLinks:
+    """The links of a notebook's prose, kept as the page writes them (the built ones are compared without their targets)."""
+
+    page_url = "page"
+
+    def rewrite(self, line: str) -> str:
+        return line
+
+
+def without_targets(text: str) -> str:
+    """Markdown with each link's target left out: the built notebook points at the site's address."""
+    text = re.sub(r"\]\([^)\s]+\)", "]()", text)
+    return re.sub(r"^(\s*\[[^\]]+\]:\s*)\S+", r"\1", text, flags=re.MULTILINE)
+
+
+@pytest.mark.parametrize("language", sorted(EDITIONS))
+def test_each_lesson_page_links_its_notebook_beside_it(built_site, language):
+    folder, _ = EDITIONS[language]
+    pages = lesson_sources(language)
+    assert len(pages) == len(LESSONS), f"{language}: lessons without a page in this edition"
+    for page in pages:
+        name = f"{page.stem}.ipynb"
+        html = pagekit.built_page(built_site / folder, f"lessons/{page.stem.removesuffix('.ru')}.md").read_text(
+            encoding="utf-8")
+        link = f'<a href="../{name}" download>{DOWNLOAD[language].format(name=name)}</a>'
+        assert link in html, f"{folder}lessons/{page.stem}: no link {link}"
+        assert (built_site / folder / "lessons" / name).is_file(), f"{folder}lessons/{name}: the link finds nothing"
+        if folder:
+            assert not (built_site / "lessons" / name).exists(), f"lessons/{name}: outside its edition's folder"
+
+
+@pytest.mark.parametrize("language", sorted(EDITIONS))
+def test_a_notebook_says_the_pages_prose_and_values_in_its_language(built_site, monkeypatch, language):
+    """The built notebook's Markdown is its page's, each {@ … @} said as the edition's build says it,
+    what the build adds to it in the edition's language; its code cells are the English notebook's."""
+    folder, _ = EDITIONS[language]
+    other = "en" if language == "ru" else "ru"
+    for page in lesson_sources(language):
+        built = nbformat.read(built_site / folder / "lessons" / f"{page.stem}.ipynb", as_version=4)
+        english = nbformat.read(built_site / "lessons" / f"{page.stem.removesuffix('.ru')}.ipynb", as_version=4)
+        assert [c.source for c in built.cells if c.cell_type == "code"] == \
+            [c.source for c in english.cells if c.cell_type == "code"], f"{page.name}: not the English notebook's code"
+        markdown = [c.source for c in built.cells if c.cell_type == "markdown"]
+        text = "\n".join(markdown)
+        assert "{@" not in text and "before-you-start:" not in text, f"{page.name}: a value or a box left unfilled"
+        assert all(piece in text for piece in ADDED[language][:2]), f"{page.name}: no first cell or no box"
+        assert not [piece for piece in ADDED[other] if piece in text], f"{page.name}: the {other} build's words"
+        if language == "ru":
+            box = markdown[0].split("\n\n", 1)[1]  # the first cell: a sentence, then the box
+            assert english_words(markdown[0]) == [], f"{page.name}: English in the first cell and box: {box}"
+        monkeypatch.setenv("MLP_LANG", language)
+        expected = nbformat.reads(lesson_notebooks.lesson_notebook(page.read_text(encoding="utf-8"), page.name,
+                                                                   PageLinks()), as_version=4)
+        monkeypatch.delenv("MLP_LANG")
+        prose = [editions._with_values(c.source, language) for c in expected.cells if c.cell_type == "markdown"]
+        assert [without_targets(t) for t in markdown[1:]] == [without_targets(t) for t in prose[1:]], (
+            f"{page.name}: the notebook's prose is not the page's with the {language} build's values")
+
+
+SYNTHETIC = """\
+# A lesson
+
+Prose before.
+
+```python exec="on"
+print("a table made when the site is built")
+```
+
+```python
+x = 1
+```
+
+<!--pytest-codeblocks:importorskip(torch)-->
+
+```python
+import torch
+```
+"""
+NOTES = {
+    "en": ["*This notebook is made from [a lesson of this course](page) when the site is built. Its code cells are "
+           "the page's code blocks, in order: run them from the top, and each prints what the page shows.*",
+           "*On [the page](page), a table or figure computed when the site is built stands here.*",
+           "*This block needs `torch`, which the reader's requirements do not install: install it, then paste the "
+           "block into a cell of its own.*"],
+    "ru": ["*Этот ноутбук сделан из [урока этого курса](page) при сборке сайта. Его ячейки кода — блоки кода "
+           "страницы, в том же порядке: выполняйте их сверху вниз, и каждая напечатает то, что показано на "
+           "странице.*",
+           "*Здесь на [странице урока](page) — таблица или рисунок, вычисленные при сборке сайта.*",
+           "*Этому блоку нужен `torch`, которого нет среди пакетов, устанавливаемых для читателя: установите его, "
+           "затем вставьте блок в отдельную ячейку.*"],
+}
+
+
+@pytest.mark.parametrize("language", sorted(NOTES))
+def test_the_notes_the_build_adds_are_in_the_language_being_built(monkeypatch, language):
+    monkeypatch.setenv("MLP_LANG", language)  # as hooks/edition.py sets it for the edition's build
+    notebook = nbformat.reads(lesson_notebooks.lesson_notebook(SYNTHETIC, "lesson.md", PageLinks()), as_version=4)
+    markdown = [c.source for c in notebook.cells if c.cell_type == "markdown"]
+    intro, note, needs = NOTES[language]
+    assert markdown[0] == intro + "\n\n<!-- before-you-start: lesson -->"
+    assert note in markdown[1] and needs in markdown[2]
+    if language == "ru":
+        assert english_words("\n".join(markdown)) == ["A", "lesson", "Prose", "before"]  # the page's own words

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import posixpath
 import re
 from html.parser import HTMLParser
 
@@ -69,24 +70,42 @@ def test_generated_figures_and_tables_are_in_the_pages(built_site):
     assert figures > 0 and tables > 0
 
 
+# The labs' pages of both editions: (edition's folder, lab's name, its notebook's name, the download link's
+# words). A Russian lab (labs/digits.ru.py) is built at ru/labs/digits/ with its notebook digits.ru.ipynb
+# beside it; without a Russian twin, ru/labs/digits/ is the English lab, its notebook digits.ipynb.
+LAB_DOWNLOAD = {"": "Download this lab as a Jupyter notebook ({name})",
+                "ru/": "Скачать эту лабораторную работу как ноутбук Jupyter ({name})"}
+
+
+def lab_pages() -> list[tuple[str, str, str]]:
+    labs = sorted(lab.stem for lab in (pagekit.DOCS / "labs").glob("*.py") if ".ru" not in lab.suffixes)
+    return [(folder, lab, f"{lab}.ru.ipynb" if folder and (pagekit.DOCS / "labs" / f"{lab}.ru.py").is_file()
+             else f"{lab}.ipynb") for folder in LAB_DOWNLOAD for lab in labs]
+
+
 def test_every_lab_has_a_notebook_download(built_site):
-    for lab in (pagekit.DOCS / "labs").glob("*.py"):
-        notebook = built_site / "labs" / f"{lab.stem}.ipynb"
-        assert notebook.is_file(), f"no downloadable notebook for {lab.name}"
-        page = (built_site / "labs" / lab.stem / "index.html").read_text(encoding="utf-8")
-        assert f'href="../{lab.stem}.ipynb"' in page
+    for folder, lab, name in lab_pages():
+        notebook = built_site / folder / "labs" / name
+        assert notebook.is_file(), f"no downloadable notebook {folder}labs/{name}"
+        page = (built_site / folder / "labs" / lab / "index.html").read_text(encoding="utf-8")
+        link = f'<a href="../{name}" download>{LAB_DOWNLOAD[folder].format(name=name)}</a>'
+        assert link in page, f"{folder}labs/{lab}: no link {link}"
 
 
 def test_lab_pages_do_not_inline_the_jupyter_style_sheet(built_site):
-    for lab in (pagekit.DOCS / "labs").glob("*.py"):
-        page = (built_site / "labs" / lab.stem / "index.html").read_text(encoding="utf-8")
+    for folder, lab, _ in lab_pages():
+        page_dir = f"{folder}labs/{lab}/"
+        page = (built_site / page_dir / "index.html").read_text(encoding="utf-8")
         inline_css = sum(len(css) for css in re.findall(r"<style[^>]*>(.*?)</style>", page, re.DOTALL))
-        assert inline_css < 50_000, f"{lab.name}: {inline_css} bytes of inline CSS"
-        assert '<link rel="stylesheet" href="../../assets/jupyter/' in page
+        assert inline_css < 50_000, f"{page_dir}: {inline_css} bytes of inline CSS"
+        sheets = re.findall(r'<link rel="stylesheet" href="((?:\.\./)+assets/jupyter/[^"]+)"', page)
+        assert sheets, f"{page_dir}: no link to the Jupyter style sheet"
+        for href in sheets:  # the page's link finds the sheet (a Russian page is one folder deeper)
+            assert (built_site / posixpath.normpath(posixpath.join(page_dir, href))).is_file(), f"{page_dir}: {href}"
 
 
 def test_notebook_figures_have_real_alt_text(built_site):
     """nbconvert fills a missing alt with a placeholder; labs must use show_figure instead."""
-    for lab in (pagekit.DOCS / "labs").glob("*.py"):
-        page = (built_site / "labs" / lab.stem / "index.html").read_text(encoding="utf-8")
-        assert "No description has been provided for this image" not in page, f"{lab.name}: figure without alt text"
+    for folder, lab, _ in lab_pages():
+        page = (built_site / folder / "labs" / lab / "index.html").read_text(encoding="utf-8")
+        assert "No description has been provided for this image" not in page, f"{folder}labs/{lab}: figure without alt text"
