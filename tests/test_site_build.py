@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import posixpath
 import re
+import types
 from html.parser import HTMLParser
+
+import pytest
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.plugins import PluginCollection
+from mkdocs.structure.files import File, Files
 
 from tests import pagekit
 from tests.page_blocks import STATS
@@ -109,3 +115,44 @@ def test_notebook_figures_have_real_alt_text(built_site):
     for folder, lab, _ in lab_pages():
         page = (built_site / folder / "labs" / lab / "index.html").read_text(encoding="utf-8")
         assert "No description has been provided for this image" not in page, f"{folder}labs/{lab}: figure without alt text"
+
+
+# --- the notebook hooks alone, as each edition's build runs them ------------------------------------
+
+def edition_config(language: str, site_dir) -> MkDocsConfig:
+    """A site's configuration while the i18n plugin builds ``language`` (English is the default)."""
+    config = MkDocsConfig()
+    config.load_dict({"site_name": "test", "docs_dir": str(pagekit.DOCS), "site_dir": str(site_dir)})
+    config.plugins = PluginCollection()
+    config.plugins._current_plugin = None  # what File.generated records as the file's maker
+    config.plugins["i18n"] = types.SimpleNamespace(current_language=language, default_language="en")
+    return config
+
+
+# (language, the page's source, its notebook's path in the built site)
+NOTEBOOKS = [("en", "labs/digits.py", "labs/digits.ipynb"), ("ru", "labs/digits.ru.py", "ru/labs/digits.ru.ipynb"),
+             ("en", "lessons/03-forward-pass.md", "lessons/03-forward-pass.ipynb"),
+             ("ru", "lessons/03-forward-pass.ru.md", "ru/lessons/03-forward-pass.ru.ipynb")]
+
+
+@pytest.mark.parametrize("language, source, built", NOTEBOOKS)
+def test_a_pages_notebook_is_made_beside_it_in_its_edition(tmp_path, monkeypatch, language, source, built):
+    """The i18n plugin put the page under its edition's folder before the hook runs: its notebook goes there too."""
+    monkeypatch.setenv("MLP_LANG", language)
+    hook = pagekit.load_hook("notebook_downloads" if source.startswith("labs/") else "lesson_notebooks")
+    config = edition_config(language, tmp_path)
+    page = File(source, str(pagekit.DOCS), str(tmp_path), True)
+    if language == "ru" and source.endswith(".md"):
+        page.dest_uri, page.url = f"ru/{page.dest_uri}", f"ru/{page.url}"  # as the i18n plugin sets them
+    made = [file for file in hook.on_files(Files([page]), config) if file.src_uri.endswith(".ipynb")]
+    assert [(file.dest_uri, file.abs_dest_path) for file in made] == [(built, str(tmp_path / built))]
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_a_lab_pages_style_sheet_link_reaches_the_site_root(tmp_path, language):
+    hook = pagekit.load_hook("notebook_downloads")
+    page = types.SimpleNamespace(file=types.SimpleNamespace(src_uri="labs/digits.py"))
+    html = hook.on_page_content("<style>" + "a{}" * 10_000 + "</style>", page, edition_config(language, tmp_path), None)
+    (href,) = re.findall(r'<link rel="stylesheet" href="([^"]+)">', html)
+    page_dir = "labs/digits/" if language == "en" else "ru/labs/digits/"
+    assert posixpath.normpath(posixpath.join(page_dir, href)).startswith("assets/jupyter/"), href
