@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 # Names a Russian sentence writes as they are.
-NAMES = frozenset({"Python", "Jupyter", "VS", "Code", "NumPy", "SciPy", "scikit", "learn", "matplotlib", "tqdm",
-                   "pytest", "PyPI", "SHA", "pip", "PyTorch", "MLP"})
+NAMES = frozenset({"Python", "Jupyter", "VS Code", "NumPy", "SciPy", "scikit-learn", "matplotlib", "tqdm",
+                   "pytest", "PyPI", "SHA-256", "pip", "PyTorch", "MLP"})
 _NOT_PROSE = [
     # fenced code, also inside a quote ("> ```bash"), as a downloaded notebook quotes the box
     re.compile(r"^[ \t>]*(`{3,}|~{3,}).*?^[ \t>]*\1", re.DOTALL | re.MULTILINE),
@@ -32,4 +32,6 @@ def english_words(text: str, names: frozenset[str] = NAMES) -> list[str]:
     markers, tags, math, addresses and file names left out."""
     for pattern in _NOT_PROSE:
         text = pattern.sub(" ", text)
-    return [word for word in _WORD.findall(text) if word not in names]
+    for name in sorted(names, key=len, reverse=True):  # "VS Code" as a name, not a "Code" of its own
+        text = re.sub(rf"(?<![A-Za-z0-9-]){re.escape(name)}(?![A-Za-z0-9])", " ", text)
+    return _WORD.findall(text)
