@@ -52,6 +52,18 @@ CDN_SCRIPT = re.compile(r"<script[^>]*>(?:(?!</script>).)*?https://cdnjs\.cloudf
                         re.DOTALL)
 
 
+# mkdocs-jupyter's copy button on each code cell (its template's words, in English): its name for a
+# screen reader and the notice it shows once it copied. Said in the edition's language, as Material's
+# own copy button is (its Russian words).
+COPY_BUTTON = re.compile(r'(<clipboard-copy\b[^>]*\baria-label=")Copy to Clipboard(")')
+COPIED = re.compile(r'(<span class="notice" hidden(?:="")?>)Copied!(</span>)')
+
+
+def _copy_button_words(html: str) -> str:
+    name, notice = say("Copy to Clipboard", ru="Копировать в буфер"), say("Copied!", ru="Скопировано в буфер")
+    return COPIED.sub(lambda m: m[1] + notice + m[2], COPY_BUTTON.sub(lambda m: m[1] + name + m[2], html))
+
+
 INLINE_STYLE = re.compile(r"<style[^>]*>(?P<css>.*?)</style>", re.DOTALL)
 LARGE_STYLE = 20_000  # bytes; small inline styles stay where they are
 _style_sheets: dict[str, str] = {}  # name by the full sheet's hash -> the full sheet
@@ -86,7 +98,7 @@ def on_page_content(html: str, page, config, files) -> str:
     if not is_lab(page.file.src_uri):
         return html
     html = CDN_SCRIPT.sub("", html)
-    html = _externalize_styles(html, _to_site_root(config))
+    html = _copy_button_words(_externalize_styles(html, _to_site_root(config)))
     _classes.update(classes_in(html))
     name = PurePosixPath(page.file.src_uri).with_suffix(".ipynb").name
     # Lab pages live at labs/<name>/, so the notebook is one folder up.

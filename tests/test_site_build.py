@@ -156,3 +156,21 @@ def test_a_lab_pages_style_sheet_link_reaches_the_site_root(tmp_path, language):
     (href,) = re.findall(r'<link rel="stylesheet" href="([^"]+)">', html)
     page_dir = "labs/digits/" if language == "en" else "ru/labs/digits/"
     assert posixpath.normpath(posixpath.join(page_dir, href)).startswith("assets/jupyter/"), href
+
+
+# mkdocs-jupyter's copy button on a lab's code cell, as its template writes it.
+COPY_BUTTON = ('<clipboard-copy for="cell-1", aria-label="Copy to Clipboard">\n<div>\n'
+               '<span class="notice" hidden>Copied!</span>\n</div>\n</clipboard-copy>')
+COPY_WORDS = {"en": ('aria-label="Copy to Clipboard"', "hidden>Copied!</span>"),
+              "ru": ('aria-label="Копировать в буфер"', "hidden>Скопировано в буфер</span>")}
+
+
+@pytest.mark.parametrize("language", sorted(COPY_WORDS))
+def test_a_lab_cells_copy_button_speaks_the_editions_language(tmp_path, monkeypatch, language):
+    monkeypatch.setenv("MLP_LANG", language)
+    hook = pagekit.load_hook("notebook_downloads")
+    page = types.SimpleNamespace(file=types.SimpleNamespace(src_uri="labs/digits.py"))
+    html = hook.on_page_content(COPY_BUTTON, page, edition_config(language, tmp_path), None)
+    assert all(words in html for words in COPY_WORDS[language]), html
+    if language == "en":  # the English page as mkdocs-jupyter made it
+        assert html.endswith(COPY_BUTTON)
