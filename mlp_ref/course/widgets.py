@@ -28,10 +28,10 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from mlp_ref.counting import LayerTable
-from mlp_ref.course.i18n import THOUSANDS, language, say
+from mlp_ref.course.i18n import LANGUAGES, THOUSANDS, language, say
 from mlp_ref.course.trace import DEFAULT_PRECISION, INPUT, column_headers, said_expression
-from mlp_ref.transformer_counts import FIELD_LABELS, ROW_LABELS, Breakdown, TransformerConfig, field_label, \
-    row_label_templates
+from mlp_ref.transformer_counts import (FIELD_LABELS, ROW_LABELS, Breakdown, TransformerConfig, field_label,
+                                       row_label_templates)
 
 
 @dataclass(frozen=True)
@@ -195,7 +195,8 @@ def widget_html(name: str, data: dict, without_script: str) -> str:
     Returns
     -------
     str
-        HTML for a page built with ``use_directory_urls`` (one folder per page).
+        HTML for a page built with ``use_directory_urls`` (one folder per page), in the
+        edition being built.
     """
     if name not in WIDGETS:
         raise ValueError(f"name: expected one of {sorted(WIDGETS)}, received {name!r}")
@@ -205,10 +206,13 @@ def widget_html(name: str, data: dict, without_script: str) -> str:
     title, _ = WIDGETS[name].said()
     data = {**data, "text": {"title": title, **_TEXTS[name]()}}
     config = html.escape(json.dumps(data, separators=(",", ":"), allow_nan=False), quote=True)
+    # The default edition is built at the site's root, another in a folder of its own (/ru/),
+    # whose pages load the root's scripts (the i18n plugin copies no assets): one folder up more.
+    site_root = "../" * (2 if language() == LANGUAGES[0] else 3)
     return (f'<div class="mlp-widget" data-widget="{name}" data-config="{config}">'
             f'<p class="mlp-widget__fallback"><em>{html.escape(title)}:</em> '
             f'{html.escape(without_script)}</p></div>\n'
-            f'<script type="module" src="../../javascripts/widgets/{WIDGETS[name].script}"></script>')
+            f'<script type="module" src="{site_root}javascripts/widgets/{WIDGETS[name].script}"></script>')
 
 
 def _floats(array) -> list:
