@@ -95,6 +95,30 @@ def test_memory_estimate_markdown():
     assert big.to_markdown().splitlines()[-1].replace(" ", "") == "|total|1,759,680|1.68|"
 
 
+def _cells(markdown: str) -> list[list[str]]:
+    return [[c.strip() for c in line.split("|")[1:-1]] for line in markdown.splitlines()]
+
+
+def test_a_russian_page_says_the_tables_words_in_russian_and_a_readers_run_stays_english(monkeypatch):
+    """The tables are a page's generated tables (their words in the page's language, as
+    hooks/edition.py sets MLP_LANG); outside a build, as in a reader's run, they are English."""
+    table, estimate = layer_table([784, 128, 10]), memory_estimate([2, 3, 1], batch=5, optimizer="adam")
+    english = (table.to_markdown(), estimate.to_markdown(), estimate.rows())
+    assert [part for part, _ in english[2]] == ["parameters", "gradients", "activations (cache)",
+                                                "optimizer state (adam)", "total"]
+    monkeypatch.setenv("MLP_LANG", "ru")
+    cells = _cells(table.to_markdown())
+    assert cells[0] == ["слой", "форма W (d_in, d_out)", "веса", "смещения", "всего"]
+    assert cells[-1] == ["всего", "", "101\u202f632", "138", "101\u202f770"]
+    assert [part for part, _ in estimate.rows()] == ["параметры", "градиенты", "активации (кэш)",
+                                                     "состояние оптимизатора (adam)", "всего"]
+    assert [n for _, n in estimate.rows()] == [n for _, n in english[2]]
+    assert _cells(estimate.to_markdown())[0] == ["часть", "байт", "МиБ"]
+    assert table.labels()["headers"] == cells[0] and table.labels()["total"] == "всего"
+    monkeypatch.delenv("MLP_LANG")
+    assert (table.to_markdown(), estimate.to_markdown(), estimate.rows()) == english
+
+
 @pytest.mark.parametrize("kwargs, match", [
     ({"batch": 0}, "batch"), ({"batch": 2.0}, "batch"), ({"batch": 4, "dtype": "int8"}, "dtype.*bfloat16"),
     ({"batch": 4, "optimizer": "rmsprop"}, "optimizer.*adam"),

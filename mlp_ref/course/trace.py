@@ -28,6 +28,37 @@ from mlp_ref.course.tables import format_number, markdown_table
 from mlp_ref.validation import ShapeError, as_float_array, check_int, check_width
 
 DEFAULT_PRECISION = 4
+#: The expression of the input step that :func:`trace` records (what ``print(trace)`` shows).
+INPUT = "input"
+
+
+def column_headers() -> list[str]:
+    """The columns of a rendered trace (step, expression, shape, value), in the page's language.
+
+    Returns
+    -------
+    list of str
+        Four headers, Russian while a Russian page is built (:func:`mlp_ref.course.i18n.say`).
+    """
+    return [say("step", ru="шаг"), say("expression", ru="выражение"), say("shape", ru="форма"),
+            say("value", ru="значение")]
+
+
+def said_expression(expression: str) -> str:
+    """An expression as a page's table shows it: the input step's :data:`INPUT` in the page's
+    language, any other expression (code: names and operators) as it is.
+
+    Parameters
+    ----------
+    expression : str
+        A step's expression.
+
+    Returns
+    -------
+    str
+        ``"вход"`` for :data:`INPUT` while a Russian page is built, else ``expression``.
+    """
+    return say(INPUT, ru="вход") if expression == INPUT else expression
 
 
 @dataclass(frozen=True)
@@ -141,6 +172,9 @@ class Trace:
     def to_markdown(self, precision: int | None = None) -> str:
         """Markdown table with columns step | expression | shape | value.
 
+        A page's table: its headers and the input step's expression are in the language being
+        built (:func:`column_headers`, :func:`said_expression`).
+
         Parameters
         ----------
         precision : int, optional
@@ -152,11 +186,10 @@ class Trace:
             One table row per step; a batch value shows one array row per line
             (separated by ``<br>``).
         """
-        body = [[name, f"`{expr}`", shape, "<br>".join(lines)]
+        # words in the page's language; to_text stays English (what a reader's own print shows)
+        body = [[name, f"`{said_expression(expr)}`", shape, "<br>".join(lines)]
                 for name, expr, shape, lines in self._rows(precision)]
-        headers = [say("step", ru="шаг"), say("expression", ru="выражение"), say("shape", ru="форма"),
-                   say("value", ru="значение")]
-        return markdown_table(headers, body, align="llll")
+        return markdown_table(column_headers(), body, align="llll")
 
     def to_text(self, precision: int | None = None) -> str:
         """Aligned plain text with the same columns as ``to_markdown`` (what ``print`` shows).
@@ -247,7 +280,7 @@ def trace(model, X, *, precision: int | None = None) -> Trace:
     first_w = np.asarray(layers[0][0])
     dtype = first_w.dtype if first_w.dtype in (np.float32, np.float64) else np.float64
     a = as_float_array(X, "X", ndim=2, dtype=dtype)
-    result.record("x", "input", a)
+    result.record("x", INPUT, a)
     previous = "x"
     for layer, (W, b, activation) in enumerate(layers, start=1):
         W = as_float_array(W, "W", ndim=2, dtype=dtype, layer=layer)

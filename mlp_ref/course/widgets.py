@@ -7,6 +7,12 @@ twice) and a sentence for readers without JavaScript, then the ``<script type="m
 that turns the placeholder into the widget. The page's generated tables stay where they
 are; the widget only adds to them.
 
+Every word a widget shows (headings, labels, buttons, what it announces, its error messages)
+comes from here, in the language of the page being built (:func:`mlp_ref.course.i18n.say`),
+in the ``text`` of its starting values; the scripts hold no words of their own. Its numbers
+are written as on the page's tables: a decimal point in both editions, and between the
+thousands of a count the edition's separator (:data:`mlp_ref.course.i18n.THOUSANDS`).
+
 The JavaScript computes with the same formulas as :mod:`mlp_ref` (``tests/test_widgets.py``
 holds every number it shows to ``mlp_ref``). :data:`WIDGETS` says in one sentence what each
 one does; the home page lists them from there.
@@ -21,33 +27,156 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from mlp_ref.course.trace import DEFAULT_PRECISION
-from mlp_ref.transformer_counts import FIELD_LABELS, ROW_LABELS, Breakdown, TransformerConfig
+from mlp_ref.counting import LayerTable
+from mlp_ref.course.i18n import LANGUAGES, THOUSANDS, language, say
+from mlp_ref.course.trace import DEFAULT_PRECISION, INPUT, column_headers, said_expression
+from mlp_ref.transformer_counts import (FIELD_LABELS, ROW_LABELS, Breakdown, TransformerConfig, field_label,
+                                       row_label_templates)
 
 
 @dataclass(frozen=True)
 class Widget:
-    """One widget: the script that draws it, its title and what a reader can do with it."""
+    """One widget: the script that draws it, its title and what a reader can do with it, in
+    English (``title``, ``sentence``) and in Russian (``title_ru``, ``sentence_ru``)."""
 
     script: str
     title: str
     sentence: str
+    title_ru: str
+    sentence_ru: str
+
+    def said(self) -> tuple[str, str]:
+        """``(title, sentence)`` in the language being built."""
+        return say(self.title, ru=self.title_ru), say(self.sentence, ru=self.sentence_ru)
 
 
 WIDGETS = {
     "network-explorer": Widget(
         "network-explorer.js", "The 2-2-1 network explorer",
         "move the weights and biases of lesson 3's network or the input point, and watch the forward "
-        "trace and the output over the whole input square follow; one button loads lesson 2's XOR weights"),
+        "trace and the output over the whole input square follow; one button loads lesson 2's XOR weights",
+        "Интерактивная сеть 2-2-1",
+        "двигайте веса и смещения сети из урока 3 или входную точку и смотрите, как за ними следуют "
+        "пошаговый разбор прямого прохода и выход сети на всём квадрате входов; одна кнопка загружает "
+        "веса для XOR из урока 2"),
     "activation-explorer": Widget(
         "activation-explorer.js", "The activation explorer",
         "pick an activation, move z, and read f(z) and its derivative off the curves, with GELU's exact "
-        "and tanh forms side by side"),
+        "and tanh forms side by side",
+        "Интерактивные функции активации",
+        "выберите функцию активации, двигайте z и считывайте с графиков f(z) и её производную; точная "
+        "форма GELU и её приближение через tanh показаны рядом"),
     "parameter-counter": Widget(
         "parameter-counter.js", "The parameter counter",
         "type the widths of an MLP, or change the sizes of a published transformer, and see where every "
-        "parameter lives"),
+        "parameter lives",
+        "Счётчик параметров",
+        "задайте ширины слоёв MLP или измените размеры опубликованного трансформера и посмотрите, где "
+        "находится каждый параметр"),
 }
+
+
+# --- the words each widget shows, in the language being built -------------------------------
+# Templates hold the values they need in braces ({low}); the script fills them. A number in a
+# Russian template follows a colon where a noun would have to agree with it («слоёв: 3»).
+
+def _control_text() -> dict:
+    """The words of a number field with its slider (docs/javascripts/widgets/ui.js)."""
+    return {"slider": say("{label} (slider)", ru="{label} (ползунок)"),
+            "notNumber": say('expected a number, received "{text}"', ru="ожидалось число, получено «{text}»")}
+
+
+def _network_text() -> dict:
+    return {
+        **_control_text(),
+        "weights": say("Weights and biases", ru="Веса и смещения"),
+        "outputHead": say("output head", ru="выходной слой"),
+        "reset": say("Reset to this lesson's network and input", ru="Вернуть сеть и вход этого урока"),
+        "xor": say("Show XOR solution (lesson 2)", ru="Показать решение XOR (урок 2)"),
+        "loadedStart": say("this lesson's network and input loaded", ru="Загружены сеть и вход этого урока"),
+        "loadedXor": say("lesson 2's XOR weights loaded", ru="Загружены веса XOR из урока 2"),
+        "point": say("Input point x = (x1, x2)", ru="Входная точка x = (x1, x2)"),
+        "map": say("output ŷ over the input square from {low} to {high} in x1 and x2; drag, or use the arrow "
+                   "keys, to move the input point",
+                   ru="выход ŷ на квадрате входов от {low} до {high} по x1 и x2; чтобы сдвинуть входную точку, "
+                      "перетащите её или нажимайте клавиши со стрелками"),
+        "caption": say("ŷ over the input square (x1 to the right, x2 up, {low} to {high}): blue is 0 or below, "
+                       "orange 1 or above; circles mark the XOR corners of class 0, triangles class 1; the ring "
+                       "is your input point.",
+                       ru="ŷ на квадрате входов (x1 вправо, x2 вверх, от {low} до {high}): синий — 0 и меньше, "
+                          "оранжевый — 1 и больше; кружки отмечают углы XOR класса 0, треугольники — класса 1; "
+                          "кольцо — ваша входная точка."),
+        "traceIntro": say("The forward trace of your input, as mlp_ref.trace writes it:",
+                          ru="Пошаговый разбор прямого прохода для вашего входа в том виде, в каком его "
+                             "записывает mlp_ref.trace:"),
+        "traceBox": say("forward trace of your input", ru="пошаговый разбор для вашего входа"),
+        # the page's trace tables say these (mlp_ref.course.trace)
+        "headers": column_headers(),
+        "input": said_expression(INPUT),
+    }
+
+
+def _activation_text() -> dict:
+    return {
+        **_control_text(),
+        "activation": say("activation", ru="функция активации"),
+        "plotTitle": say("{label}: f (solid blue) and f′ (dashed orange)",
+                         ru="{label}: f (сплошная синяя) и f′ (оранжевая штриховая)"),
+        "plot": say("{label} and its derivative for z from {low} to {high}; the dots mark z = {z}",
+                    ru="{label} и производная этой функции при z от {low} до {high}; точки отмечают z = {z}"),
+        "difference": say("difference, erf form − tanh form",
+                          ru="разность: точная форма (erf) − приближение через tanh"),
+        "function": say("function", ru="функция"),
+        "at": say("{label} at z = {z}", ru="{label} при z = {z}"),
+        "valuesBox": say("values at your z", ru="значения в выбранной точке z"),
+    }
+
+
+def _counter_text() -> dict:
+    return {
+        "mlp": say("An MLP", ru="MLP"),
+        "widths": say("layer widths", ru="ширины слоёв"),
+        "transformer": say("A published transformer, resized", ru="Опубликованный трансформер с другими размерами"),
+        "model": say("model", ru="модель"),
+        # the page's tables say these (LayerTable.to_markdown, Breakdown.to_markdown)
+        "layerTable": LayerTable.labels(),
+        "breakdown": Breakdown.labels(),
+        "layerBox": say("parameters per layer", ru="параметры по слоям"),
+        "breakdownBox": say("where the parameters live", ru="где живут параметры"),
+        "mlpSummary": say("{total} parameters in {layers} layers", ru="Всего параметров: {total}, слоёв: {layers}"),
+        "tfSummary": say("{model} with these sizes: {total} parameters",
+                         ru="{model} с этими размерами — параметров: {total}"),
+        "tfActive": say(", {active} active per token", ru=", из них активных на токен: {active}"),
+        "noWidths": say("expected layer widths separated by commas, such as 784, 128, 10; received nothing",
+                        ru="ожидались ширины слоёв через запятую, например 784, 128, 10; не введено ничего"),
+        "emptyWidth": say("width {k}: expected a positive whole number, received nothing (two commas in a row, "
+                          "or one at the end?)",
+                          ru="ширина № {k}: ожидалось целое положительное число, не введено ничего (две запятые "
+                             "подряд или запятая в конце?)"),
+        "oneNumber": say('width {k}: expected one number between commas, received "{part}" (a missing comma?)',
+                         ru="ширина № {k}: между запятыми ожидалось одно число, получено «{part}» (пропущена "
+                            "запятая?)"),
+        "notWhole": say('width {k}: expected a positive whole number, received "{part}"',
+                        ru="ширина № {k}: ожидалось целое положительное число, получено «{part}»"),
+        "notPositive": say("width {k}: expected a positive whole number, received {part}",
+                           ru="ширина № {k}: ожидалось целое положительное число, получено {part}"),
+        "tooFew": say("expected at least 2 widths (input and output), received {n}",
+                      ru="ожидалось не меньше 2 ширин (вход и выход), получено: {n}"),
+        "fieldNotWhole": say('expected a positive whole number, received "{text}"',
+                             ru="ожидалось целое положительное число, получено «{text}»"),
+        "kvHeads": say("expected a divisor of the {heads} heads, received {kv}",
+                       ru="ожидался делитель числа голов ({heads}), получено {kv}"),
+        "headsDivide": say("expected a divisor of d_model = {d}, received {heads}",
+                           ru="ожидался делитель d_model = {d}, получено {heads}"),
+        "denseLayers": say("expected at least the {dense} dense layers, received {layers}",
+                           ru="ожидалось не меньше слоёв, чем плотных ({dense}), получено {layers}"),
+        "topK": say("expected at most the {experts} routed experts, received {k}",
+                    ru="ожидалось не больше, чем маршрутизируемых экспертов ({experts}), получено {k}"),
+    }
+
+
+_TEXTS = {"network-explorer": _network_text, "activation-explorer": _activation_text,
+          "parameter-counter": _counter_text}
 
 
 def widget_html(name: str, data: dict, without_script: str) -> str:
@@ -58,23 +187,32 @@ def widget_html(name: str, data: dict, without_script: str) -> str:
     name : str
         A key of :data:`WIDGETS`.
     data : dict
-        JSON-serialisable starting values, read by the script from ``data-config``.
+        JSON-serialisable starting values, read by the script from ``data-config``; the
+        widget's words are added to them under ``text`` (with its title).
     without_script : str
-        What a reader without JavaScript sees instead (plain text).
+        What a reader without JavaScript sees instead (plain text, in the page's language).
 
     Returns
     -------
     str
-        HTML for a page built with ``use_directory_urls`` (one folder per page).
+        HTML for a page built with ``use_directory_urls`` (one folder per page), in the
+        edition being built.
     """
     if name not in WIDGETS:
         raise ValueError(f"name: expected one of {sorted(WIDGETS)}, received {name!r}")
-    widget = WIDGETS[name]
+    if "text" in data:
+        raise ValueError(f"data: expected starting values without a 'text' key (the widget's words go there), "
+                         f"received keys {sorted(data)}")
+    title, _ = WIDGETS[name].said()
+    data = {**data, "text": {"title": title, **_TEXTS[name]()}}
     config = html.escape(json.dumps(data, separators=(",", ":"), allow_nan=False), quote=True)
+    # The default edition is built at the site's root, another in a folder of its own (/ru/),
+    # whose pages load the root's scripts (the i18n plugin copies no assets): one folder up more.
+    site_root = "../" * (2 if language() == LANGUAGES[0] else 3)
     return (f'<div class="mlp-widget" data-widget="{name}" data-config="{config}">'
-            f'<p class="mlp-widget__fallback"><em>{html.escape(widget.title)}:</em> '
+            f'<p class="mlp-widget__fallback"><em>{html.escape(title)}:</em> '
             f'{html.escape(without_script)}</p></div>\n'
-            f'<script type="module" src="../../javascripts/widgets/{widget.script}"></script>')
+            f'<script type="module" src="{site_root}javascripts/widgets/{WIDGETS[name].script}"></script>')
 
 
 def _floats(array) -> list:
@@ -126,10 +264,14 @@ def activation_data(rows, grid) -> dict:
 
 def counter_data(sizes, configs: tuple[TransformerConfig, ...]) -> dict:
     """Starting values of the parameter counter: the widths of the page's per-layer table and
-    the page's transformer configurations, with their row labels and editable fields."""
+    the page's transformer configurations, with their row labels and editable fields (in the
+    language being built) and the thousands separator of the page's counts."""
+    # what the estimates leave out is said by the page, not by the counter
+    shown = [{k: v for k, v in asdict(c).items() if k not in ("leaves_out", "leaves_out_ru")} for c in configs]
     return {"sizes": [int(s) for s in sizes],
-            "configs": [asdict(c) for c in configs],
-            "rowLabels": {family: list(labels) for family, labels in ROW_LABELS.items()},
-            "fieldLabels": FIELD_LABELS,
+            "configs": shown,
+            "rowLabels": {family: list(row_label_templates(family)) for family in ROW_LABELS},
+            "fieldLabels": {name: field_label(name) for name in FIELD_LABELS},
+            "thousands": THOUSANDS[language()],
             # the breakdown tables' own default, so that a share reads as on the page
             "sharePrecision": inspect.signature(Breakdown.to_markdown).parameters["precision"].default}

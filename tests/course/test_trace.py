@@ -51,6 +51,27 @@ def test_hand_trace_markdown():
     assert cells[6] == ["a2", "`sigmoid(z2)`", "(1, 1)", "[0.78]"]  # 0.779...
 
 
+def test_a_russian_page_says_the_input_step_in_russian_and_a_print_stays_english(monkeypatch):
+    """to_markdown is a page's table (its words in the page's language); to_text is what a
+    reader's own print shows, English on either edition."""
+    t = trace(LAYERS, [[1.0, 2.0]], precision=2)
+    english = t.to_markdown()
+    monkeypatch.setenv("MLP_LANG", "ru")
+    cells = [[c.strip() for c in line.split("|")[1:-1]] for line in t.to_markdown().splitlines()]
+    assert cells[0] == ["шаг", "выражение", "форма", "значение"]
+    assert cells[2] == ["x", "`вход`", "(1, 2)", "[1.00, 2.00]"]
+    assert cells[3] == ["z1", "`x W1 + b1`", "(1, 2)", "[0.80, 1.10]"]  # code stays code
+    assert t["x"].expression == "input"
+    assert str(t).splitlines()[2].split()[:2] == ["x", "input"] and "вход" not in str(t)
+    # a hand-made step named like the input is said the same way; any other expression is left alone
+    hand = Trace()
+    hand.record("x", "input", np.zeros(2))
+    hand.record("y", "input · 2", np.zeros(2))
+    assert [line.split("|")[2].strip() for line in hand.to_markdown().splitlines()[2:]] == ["`вход`", "`input · 2`"]
+    monkeypatch.delenv("MLP_LANG")
+    assert t.to_markdown() == english
+
+
 def test_precision_argument_overrides_default():
     t = trace(LAYERS, [[1.0, 2.0]])
     assert "[0.7790]" in t.to_markdown()  # default 4 decimals

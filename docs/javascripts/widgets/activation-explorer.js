@@ -2,7 +2,7 @@
 // and f'(z); for GELU the exact (erf) and tanh forms side by side, with their difference.
 import { activation } from './activations.js';
 import { exact, formatNumber } from './format.js';
-import { el, numberControl, placeholders, scrollBox, uid } from './ui.js';
+import { el, fill, numberControl, placeholders, scrollBox, uid } from './ui.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const svg = (tag, attrs = {}) => {
@@ -16,13 +16,14 @@ function build(root, config) {
   const entries = config.activations;
   const [low, high] = config.range;
   const precision = config.precision;
+  const words = config.text; // the page's words, in its language (mlp_ref.course.widgets)
   let chosen = entries[0];
   let z = 0;
 
   const select = el('select', { id: uid('activation') });
   entries.forEach((entry, k) => select.append(el('option', { value: String(k), text: entry.label })));
   select.addEventListener('change', () => { chosen = entries[Number(select.value)]; update(); });
-  const control = numberControl({ label: 'z', value: z, min: low, max: high, step: 0.01,
+  const control = numberControl({ label: 'z', value: z, min: low, max: high, step: 0.01, words,
     onChange: (v) => { z = v; update(); } });
   control.field.dataset.param = 'z';
 
@@ -61,8 +62,9 @@ function build(root, config) {
     text(px(low), H - 4, formatNumber(low, 0));
     text(px(high), H - 4, formatNumber(high, 0), 'end');
     text(px(0), H - 4, 'z', 'middle');
-    text(34, 14, `${chosen.label}: f (solid blue) and f′ (dashed orange)`);
-    plot.setAttribute('aria-label', `${chosen.label} and its derivative for z from ${formatNumber(low, 0)} to ${formatNumber(high, 0)}; the dots mark z = ${formatNumber(z, precision)}`);
+    text(34, 14, fill(words.plotTitle, { label: chosen.label }));
+    plot.setAttribute('aria-label', fill(words.plot, { label: chosen.label, low: formatNumber(low, 0),
+      high: formatNumber(high, 0), z: formatNumber(z, precision) }));
   }
 
   function update() {
@@ -74,22 +76,22 @@ function build(root, config) {
       const forms = GELU_FORMS.map((name) => entries.find((e) => e.name === name));
       const values = forms.map((e) => pairFor(e).map((fn) => fn(z)));
       forms.forEach((e, k) => rows.push([e.label, e.name, ...values[k]]));
-      rows.push(['difference, erf form − tanh form', 'gelu-difference', values[0][0] - values[1][0], values[0][1] - values[1][1]]);
+      rows.push([words.difference, 'gelu-difference', values[0][0] - values[1][0], values[0][1] - values[1][1]]);
     }
     const cell = (v) => el('td', { 'data-value': exact(v) }, formatNumber(v, precision));
     readout.replaceChildren(
-      el('thead', {}, el('tr', {}, el('th', { text: 'function' }), el('th', { text: `f(z)` }), el('th', { text: 'f′(z)' }))),
+      el('thead', {}, el('tr', {}, el('th', { text: words.function }), el('th', { text: `f(z)` }), el('th', { text: 'f′(z)' }))),
       el('tbody', {}, ...rows.map(([label, name, f, d]) => el('tr', { 'data-name': name }, el('td', { text: label }), cell(f), cell(d)))));
-    live.textContent = `${chosen.label} at z = ${formatNumber(z, precision)}: f(z) = ${formatNumber(rows[0][2], precision)}, `
+    live.textContent = `${fill(words.at, { label: chosen.label, z: formatNumber(z, precision) })}: f(z) = ${formatNumber(rows[0][2], precision)}, `
       + `f′(z) = ${formatNumber(rows[0][3], precision)}`;
   }
 
-  root.append(el('p', { class: 'mlp-widget__title', text: 'The activation explorer' }),
+  root.append(el('p', { class: 'mlp-widget__title', text: words.title }),
     el('div', { class: 'mlp-widget__grid' },
-      el('div', { class: 'mlp-widget__control' }, el('label', { for: select.id, text: 'activation' }), select),
+      el('div', { class: 'mlp-widget__control' }, el('label', { for: select.id, text: words.activation }), select),
       control.row),
     plot,
-    scrollBox(readout, 'values at your z'), live);
+    scrollBox(readout, words.valuesBox), live);
   update();
 }
 

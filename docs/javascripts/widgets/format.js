@@ -1,6 +1,6 @@
 // How a number looks on a page, as mlp_ref.course.tables writes it: fixed decimals rounded as
 // Python's format() rounds (to nearest, ties to even, on the exact binary value), no "-0.00";
-// counts with thousands separators.
+// counts with the page's thousands separator (a comma in English, a narrow no-break space in Russian).
 
 // toFixed rounds ties up; a tie is only possible when x has at most p + 1 binary fraction digits
 // (then its decimal expansion ends at digit p + 1 and toFixed(p + 1) is exact).
@@ -22,11 +22,11 @@ export function formatNumber(x, precision = 4) {
   return negative && Number(text) !== 0 ? `-${text}` : text;
 }
 
-export function formatCount(n) {
+export function formatCount(n, separator = ',') {
   const digits = BigInt(n).toString();
   const sign = digits.startsWith('-') ? '-' : '';
   const body = sign ? digits.slice(1) : digits;
-  return sign + body.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return sign + body.replace(/\B(?=(\d{3})+(?!\d))/g, separator);
 }
 
 // A double written so that Number(text) gives back exactly the same double.

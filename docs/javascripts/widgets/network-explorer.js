@@ -2,7 +2,7 @@
 // trace in the layout of mlp_ref.trace, and the output over the input square.
 import { activation } from './activations.js';
 import { exact, formatNumber } from './format.js';
-import { el, numberControl, placeholders, scrollBox, uid } from './ui.js';
+import { el, fill, numberControl, placeholders, scrollBox, uid } from './ui.js';
 
 const GRID = 41; // heat-map cells per side
 
@@ -16,10 +16,10 @@ export function forward(p, x) {
   return { x, z1, a1, z2, a2: z2.map(out) };
 }
 
-function traceRows(p, x) {
+function traceRows(p, x, input) {
   const s = forward(p, x);
   return [
-    ['x', 'input', s.x], ['z1', 'x W1 + b1', s.z1], ['a1', `${p.activation}(z1)`, s.a1],
+    ['x', input, s.x], ['z1', 'x W1 + b1', s.z1], ['a1', `${p.activation}(z1)`, s.a1],
     ['z2', 'a1 W2 + b2', s.z2], ['a2', `${p.output}(z2)`, s.a2],
   ];
 }
@@ -38,15 +38,16 @@ function build(root, config) {
   let x = [...config.x];
   const [low, high] = config.square;
   const precision = config.precision;
+  const words = config.text; // the page's words, in its language (mlp_ref.course.widgets)
   const controls = {};
 
-  const title = el('p', { class: 'mlp-widget__title', text: 'The 2-2-1 network explorer' });
+  const title = el('p', { class: 'mlp-widget__title', text: words.title });
   const params = el('div', { class: 'mlp-widget__grid' });
   const names = [['W1', 0, 0], ['W1', 0, 1], ['W1', 1, 0], ['W1', 1, 1], ['b1', 0], ['b1', 1],
     ['W2', 0, 0], ['W2', 1, 0], ['b2', 0]];
   for (const [name, i, j] of names) {
     const label = j === undefined ? `${name}[${i + 1}]` : `${name}[${i + 1},${j + 1}]`;
-    const control = numberControl({ label, value: j === undefined ? p[name][i] : p[name][i][j], min: -3, max: 3,
+    const control = numberControl({ label, value: j === undefined ? p[name][i] : p[name][i][j], min: -3, max: 3, words,
       onChange: (v) => { if (j === undefined) p[name][i] = v; else p[name][i][j] = v; update(); } });
     control.field.dataset.param = label;
     controls[label] = control;
@@ -56,39 +57,37 @@ function build(root, config) {
   for (const name of new Set([config.start.output, config.xor.output])) head.append(el('option', { value: name, text: name }));
   head.value = p.output;
   head.addEventListener('change', () => { p.output = head.value; update(); });
-  const headRow = el('div', { class: 'mlp-widget__control' }, el('label', { for: head.id, text: 'output head' }), head);
+  const headRow = el('div', { class: 'mlp-widget__control' }, el('label', { for: head.id, text: words.outputHead }), head);
 
   const inputs = el('div', { class: 'mlp-widget__grid' });
   const point = [0, 1].map((k) => {
-    const control = numberControl({ label: `x${k + 1}`, value: x[k], min: low, max: high,
+    const control = numberControl({ label: `x${k + 1}`, value: x[k], min: low, max: high, words,
       onChange: (v) => { x[k] = v; update(); } });
     control.field.dataset.param = `x${k + 1}`;
     inputs.append(control.row);
     return control;
   });
 
-  const load = (values, where) => {
+  const load = (values, note) => {
     Object.assign(p, structuredClone(values));
     for (const [name, i, j] of names) {
       const label = j === undefined ? `${name}[${i + 1}]` : `${name}[${i + 1},${j + 1}]`;
       controls[label].set(j === undefined ? p[name][i] : p[name][i][j]);
     }
     head.value = p.output;
-    update(`${where} loaded`);
+    update(note);
   };
   const buttons = el('div', {},
-    el('button', { type: 'button', text: "Reset to this lesson's network and input", onclick: () => {
+    el('button', { type: 'button', text: words.reset, onclick: () => {
       x = [...config.x];
       point.forEach((control, k) => control.set(x[k]));
-      load(config.start, "this lesson's network and input");
+      load(config.start, words.loadedStart);
     } }),
-    el('button', { type: 'button', text: 'Show XOR solution (lesson 2)', onclick: () => load(config.xor, "lesson 2's XOR weights") }));
+    el('button', { type: 'button', text: words.xor, onclick: () => load(config.xor, words.loadedXor) }));
 
   const canvas = el('canvas', { width: 328, height: 328, tabindex: 0, role: 'img', class: 'mlp-widget__plot',
-    'aria-label': `output ŷ over the input square from ${low} to ${high} in x1 and x2; drag, or use the arrow keys, to move the input point` });
-  const caption = el('p', { class: 'mlp-widget__readout', text:
-    `ŷ over the input square (x1 to the right, x2 up, ${low} to ${high}): blue is 0 or below, orange 1 or above; `
-    + 'circles mark the XOR corners of class 0, triangles class 1; the ring is your input point.' });
+    'aria-label': fill(words.map, { low, high }) });
+  const caption = el('p', { class: 'mlp-widget__readout', text: fill(words.caption, { low, high }) });
   const table = el('table');
   const live = el('output', { 'aria-live': 'polite', class: 'mlp-widget__readout' });
 
@@ -134,9 +133,9 @@ function build(root, config) {
   }
 
   function update(note) {
-    const rows = traceRows(p, x);
+    const rows = traceRows(p, x, words.input);
     table.replaceChildren(
-      el('thead', {}, el('tr', {}, ...['step', 'expression', 'shape', 'value'].map((h) => el('th', { text: h })))),
+      el('thead', {}, el('tr', {}, ...words.headers.map((h) => el('th', { text: h })))),
       el('tbody', {}, ...rows.map(([name, expression, values]) => el('tr', {},
         el('td', { text: name }), el('td', {}, el('code', { text: expression })), el('td', { text: `(1, ${values.length})` }),
         el('td', { 'data-values': JSON.stringify(values.map(exact)) },
@@ -176,10 +175,10 @@ function build(root, config) {
   });
 
   root.append(title,
-    el('fieldset', {}, el('legend', { text: 'Weights and biases' }), params, headRow, buttons),
-    el('fieldset', {}, el('legend', { text: 'Input point x = (x1, x2)' }), inputs, canvas, caption),
-    el('p', { class: 'mlp-widget__readout', text: 'The forward trace of your input, as mlp_ref.trace writes it:' }),
-    scrollBox(table, 'forward trace of your input'), live);
+    el('fieldset', {}, el('legend', { text: words.weights }), params, headRow, buttons),
+    el('fieldset', {}, el('legend', { text: words.point }), inputs, canvas, caption),
+    el('p', { class: 'mlp-widget__readout', text: words.traceIntro }),
+    scrollBox(table, words.traceBox), live);
   update();
 }
 

@@ -2,46 +2,49 @@
 // breakdown of a published transformer with changed sizes. The same formulas as
 // mlp_ref.counting and mlp_ref.transformer_counts, in exact integers (BigInt).
 import { formatCount, formatNumber } from './format.js';
-import { el, placeholders, scrollBox, uid } from './ui.js';
+import { el, fill, placeholders, scrollBox, uid } from './ui.js';
 
 const B = BigInt;
 
 // --- parsing: whole positive numbers, one per comma -----------------------------------------
+// words: the page's words (mlp_ref.course.widgets); an error is one of its templates, filled.
 
-function parseWidths(text) {
+function parseWidths(text, words) {
   const parts = text.split(',').map((s) => s.trim());
-  if (parts.length === 1 && parts[0] === '') return { error: 'expected layer widths separated by commas, such as 784, 128, 10; received nothing' };
+  if (parts.length === 1 && parts[0] === '') return { error: words.noWidths };
   for (const [k, part] of parts.entries()) {
-    if (part === '') return { error: `width ${k + 1}: expected a positive whole number, received nothing (two commas in a row, or one at the end?)` };
-    if (/^\d+\s+\d+$/.test(part)) return { error: `width ${k + 1}: expected one number between commas, received "${part}" (a missing comma?)` };
-    if (!/^[+-]?\d+$/.test(part)) return { error: `width ${k + 1}: expected a positive whole number, received "${part}"` };
-    if (B(part) <= 0n) return { error: `width ${k + 1}: expected a positive whole number, received ${part}` };
+    const error = (key) => ({ error: fill(words[key], { k: k + 1, part }) });
+    if (part === '') return error('emptyWidth');
+    if (/^\d+\s+\d+$/.test(part)) return error('oneNumber');
+    if (!/^[+-]?\d+$/.test(part)) return error('notWhole');
+    if (B(part) <= 0n) return error('notPositive');
   }
-  if (parts.length < 2) return { error: `expected at least 2 widths (input and output), received ${parts.length}` };
+  if (parts.length < 2) return { error: fill(words.tooFew, { n: parts.length }) };
   return { sizes: parts.map((s) => B(s)) };
 }
 
 // --- MLP: mlp_ref.counting.layer_table ------------------------------------------------------
 
-function layerTable(sizes) {
+function layerTable(sizes, totalLabel) {
   const rows = [];
   for (let l = 1; l < sizes.length; l += 1) {
     const [dIn, dOut] = [sizes[l - 1], sizes[l]];
     rows.push([String(l), `(${dIn}, ${dOut})`, dIn * dOut, dOut, dIn * dOut + dOut]);
   }
   const sum = (k) => rows.reduce((s, r) => s + r[k], 0n);
-  return { rows, total: ['total', '', sum(2), sum(3), sum(4)] };
+  return { rows, total: [totalLabel, '', sum(2), sum(3), sum(4)] };
 }
 
 // --- transformers: mlp_ref.transformer_counts -----------------------------------------------
 
 function ffn(d, dFF, bias) { return 2n * d * dFF + (bias ? dFF + d : 0n); }
 function gated(d, h) { return 3n * d * h; }
-// A bad size throws this, naming the field the reader should change.
-function fault(field, message) { return Object.assign(new Error(message), { field }); }
+// A bad size throws this, naming the field the reader should change and the template of the
+// page's words (with its values) that says why.
+function fault(field, key, values) { return Object.assign(new Error(key), { field, key, values }); }
 
 function attention(d, nQ, nKV, hd, bias) {
-  if (nQ % nKV !== 0n) throw fault('n_kv_heads', `expected a divisor of the ${nQ} heads, received ${nKV}`);
+  if (nQ % nKV !== 0n) throw fault('n_kv_heads', 'kvHeads', { heads: nQ, kv: nKV });
   return 2n * d * nQ * hd + 2n * d * nKV * hd + (bias ? nQ * hd + 2n * nKV * hd + d : 0n);
 }
 // DeepSeek-V3's multi-head latent attention with its published ranks and head sizes
@@ -53,7 +56,7 @@ function mla(d, heads) {
 
 function headDim(c) {
   if (c.head_dim !== null) return B(c.head_dim);
-  if (c.d_model % c.n_heads !== 0n) throw fault('n_heads', `expected a divisor of d_model = ${c.d_model}, received ${c.n_heads}`);
+  if (c.d_model % c.n_heads !== 0n) throw fault('n_heads', 'headsDivide', { d: c.d_model, heads: c.n_heads });
   return c.d_model / c.n_heads;
 }
 
@@ -78,8 +81,8 @@ const FAMILIES = {
   'deepseek-v3': (c) => {
     const [d, L, dense] = [c.d_model, c.layers, B(c.dense_layers)];
     const moeLayers = L - dense;
-    if (moeLayers < 0n) throw fault('layers', `expected at least the ${dense} dense layers, received ${L}`);
-    if (c.top_k > c.n_experts) throw fault('top_k', `expected at most the ${c.n_experts} routed experts, received ${c.top_k}`);
+    if (moeLayers < 0n) throw fault('layers', 'denseLayers', { dense, layers: L });
+    if (c.top_k > c.n_experts) throw fault('top_k', 'topK', { experts: c.n_experts, k: c.top_k });
     const attn = mla(d, c.n_heads);
     const denseFFN = gated(d, c.d_ff);
     const expert = gated(d, B(c.d_expert));
@@ -97,7 +100,7 @@ const FAMILIES = {
 function breakdown(c, rowLabels) {
   const [counts, active] = FAMILIES[c.family](c);
   const fields = { ...c, head_dim: headDim(c), moe_layers: c.layers - B(c.dense_layers) };
-  const labels = rowLabels[c.family].map((t) => t.replace(/\{(\w+)\}/g, (_, name) => String(fields[name])));
+  const labels = rowLabels[c.family].map((t) => fill(t, fields));
   const total = counts.reduce((s, n) => s + n, 0n);
   return { rows: labels.map((label, k) => [label, counts[k]]), total, active };
 }
@@ -111,6 +114,8 @@ function tableOf(headers, rows, align) {
 }
 
 function build(root, config) {
+  const words = config.text; // the page's words, in its language (mlp_ref.course.widgets)
+  const count = (n) => formatCount(n, config.thousands);
   // --- an MLP from its widths
   const widthsId = uid('widths');
   const widths = el('input', { type: 'text', id: widthsId, value: config.sizes.join(', '), spellcheck: 'false',
@@ -119,7 +124,7 @@ function build(root, config) {
   const mlpTable = el('div', { class: 'mlp-widget__result' });
   const mlpSummary = el('output', { class: 'mlp-widget__readout', 'aria-live': 'polite' });
   function updateMLP() {
-    const parsed = parseWidths(widths.value);
+    const parsed = parseWidths(widths.value, words);
     if (parsed.error) {
       widths.setAttribute('aria-invalid', 'true');
       mlpError.textContent = parsed.error;
@@ -129,12 +134,12 @@ function build(root, config) {
     }
     widths.removeAttribute('aria-invalid');
     mlpError.textContent = '';
-    const { rows, total } = layerTable(parsed.sizes);
-    const show = (r) => r.map((cell) => (typeof cell === 'bigint' ? formatCount(cell) : cell));
+    const { rows, total } = layerTable(parsed.sizes, words.layerTable.total);
+    const show = (r) => r.map((cell) => (typeof cell === 'bigint' ? count(cell) : cell));
     mlpTable.replaceChildren(
-      scrollBox(tableOf(['layer', 'W shape (d_in, d_out)', 'weights', 'biases', 'total'], [...rows, total].map(show),
-        ['left', 'right', 'right', 'right', 'right']), 'parameters per layer'));
-    mlpSummary.textContent = `${formatCount(total[4])} parameters in ${rows.length} layers`;
+      scrollBox(tableOf(words.layerTable.headers, [...rows, total].map(show),
+        ['left', 'right', 'right', 'right', 'right']), words.layerBox));
+    mlpSummary.textContent = fill(words.mlpSummary, { total: count(total[4]), layers: rows.length });
   }
   widths.addEventListener('input', updateMLP);
 
@@ -171,24 +176,24 @@ function build(root, config) {
     try {
       for (const [name, input] of Object.entries(fields)) {
         const text = input.value.trim();
-        if (!/^\d+$/.test(text) || B(text) < 1n) throw fault(name, `expected a positive whole number, received "${input.value}"`);
+        if (!/^\d+$/.test(text) || B(text) < 1n) throw fault(name, 'fieldNotWhole', { text: input.value });
         c[name] = B(text);
       }
       const result = breakdown(c, config.rowLabels);
       const p = config.sharePrecision;
       const share = (n) => formatNumber((100 * Number(n)) / Number(result.total), p);
-      const rows = result.rows.map(([label, n]) => [label, formatCount(n), formatNumber(100 * (Number(n) / Number(result.total)), p)]);
-      rows.push(['total', formatCount(result.total), formatNumber(100, p)]);
-      if (result.active !== null) rows.push(['active per token', formatCount(result.active), share(result.active)]);
+      const rows = result.rows.map(([label, n]) => [label, count(n), formatNumber(100 * (Number(n) / Number(result.total)), p)]);
+      rows.push([words.breakdown.total, count(result.total), formatNumber(100, p)]);
+      if (result.active !== null) rows.push([words.breakdown.active, count(result.active), share(result.active)]);
       tfError.textContent = '';
       Object.values(fields).forEach((input) => input.removeAttribute('aria-invalid'));
-      tfTable.replaceChildren(scrollBox(tableOf(['component', 'parameters', 'share (%)'], rows, ['left', 'right', 'right']),
-        'where the parameters live'));
-      tfSummary.textContent = `${c.model} with these sizes: ${formatCount(result.total)} parameters`
-        + (result.active !== null ? `, ${formatCount(result.active)} active per token` : '');
+      tfTable.replaceChildren(scrollBox(tableOf(words.breakdown.headers, rows, ['left', 'right', 'right']),
+        words.breakdownBox));
+      tfSummary.textContent = fill(words.tfSummary, { model: c.model, total: count(result.total) })
+        + (result.active !== null ? fill(words.tfActive, { active: count(result.active) }) : '');
     } catch (error) {
       if (!error.field) throw error;
-      tfError.textContent = `${config.fieldLabels[error.field]}: ${error.message}`;
+      tfError.textContent = `${config.fieldLabels[error.field]}: ${fill(words[error.key], error.values)}`;
       Object.values(fields).forEach((input) => input.removeAttribute('aria-invalid'));
       fields[error.field]?.setAttribute('aria-invalid', 'true');
       tfTable.replaceChildren();
@@ -197,12 +202,12 @@ function build(root, config) {
   }
   model.addEventListener('change', showFields);
 
-  root.append(el('p', { class: 'mlp-widget__title', text: 'The parameter counter' }),
-    el('fieldset', {}, el('legend', { text: 'An MLP' }),
-      el('div', { class: 'mlp-widget__control' }, el('label', { for: widthsId, text: 'layer widths' }), widths),
+  root.append(el('p', { class: 'mlp-widget__title', text: words.title }),
+    el('fieldset', {}, el('legend', { text: words.mlp }),
+      el('div', { class: 'mlp-widget__control' }, el('label', { for: widthsId, text: words.widths }), widths),
       mlpError, mlpTable, mlpSummary),
-    el('fieldset', {}, el('legend', { text: 'A published transformer, resized' }),
-      el('div', { class: 'mlp-widget__control' }, el('label', { for: modelId, text: 'model' }), model),
+    el('fieldset', {}, el('legend', { text: words.transformer }),
+      el('div', { class: 'mlp-widget__control' }, el('label', { for: modelId, text: words.model }), model),
       fieldBox, tfError, tfTable, tfSummary));
   updateMLP();
   showFields();

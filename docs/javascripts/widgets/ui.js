@@ -15,13 +15,17 @@ export function el(tag, attrs = {}, ...children) {
 let counter = 0;
 export const uid = (stem) => `mlp-${stem}-${(counter += 1)}`;
 
+// A template of the page's words (mlp_ref.course.widgets) with its {names} filled in.
+export const fill = (template, values) => template.replace(/\{(\w+)\}/g, (_, name) => String(values[name]));
+
 // A number field and a slider for one value, kept in step; onChange gets a finite number.
-// Bad text in the field marks it invalid and says why in a message tied to it.
-export function numberControl({ label, value, min, max, step = 0.01, onChange }) {
+// Bad text in the field marks it invalid and says why in a message tied to it. words: the
+// widget's words (its slider and notNumber templates).
+export function numberControl({ label, value, min, max, step = 0.01, onChange, words }) {
   const id = uid('field');
   const field = el('input', { type: 'number', id, step: 'any', value: String(value), inputmode: 'decimal',
     'aria-describedby': `${id}-msg` });
-  const slider = el('input', { type: 'range', min, max, step, value: String(value), 'aria-label': `${label} (slider)`,
+  const slider = el('input', { type: 'range', min, max, step, value: String(value), 'aria-label': fill(words.slider, { label }),
     tabindex: 0 });
   const message = el('span', { id: `${id}-msg`, class: 'mlp-widget__msg', role: 'status' });
   slider.addEventListener('input', () => {
@@ -35,7 +39,7 @@ export function numberControl({ label, value, min, max, step = 0.01, onChange })
     const number = text === '' ? NaN : Number(text);
     if (!Number.isFinite(number)) {
       field.setAttribute('aria-invalid', 'true');
-      message.textContent = `expected a number, received "${field.value}"`;
+      message.textContent = fill(words.notNumber, { text: field.value });
       return;
     }
     field.removeAttribute('aria-invalid');
