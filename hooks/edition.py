@@ -17,6 +17,7 @@ from types import SimpleNamespace
 
 from lab_files import edit_markdown_cells, is_download_notebook, is_lab
 from mkdocs.plugins import CombinedEvent, event_priority
+from mkdocs.utils import get_relative_url
 
 ENV = "MLP_LANG"
 _saved: list = []  # the variable's value before each build that is under way (the Russian one runs inside the English one)
@@ -78,6 +79,7 @@ def split_search_index(site: Path, others: list[str]) -> None:
         mine = [{**doc, "location": doc["location"][len(prefix):]} for doc in docs if doc["location"].startswith(prefix)]
         (site / language / INDEX).parent.mkdir(parents=True, exist_ok=True)
         (site / language / INDEX).write_text(json.dumps({**index, "docs": mine}, ensure_ascii=False), encoding="utf-8")
+        (site / language / "sitemap.xml").write_bytes((site / "sitemap.xml").read_bytes())  # see _HEAD_ALTERNATE
     kept = [doc for doc in docs if not doc["location"].startswith(tuple(f"{lang}/" for lang in others))]
     (site / INDEX).write_text(json.dumps({**index, "docs": kept}, ensure_ascii=False), encoding="utf-8")
 
@@ -85,10 +87,24 @@ def split_search_index(site: Path, others: list[str]) -> None:
 _BASE = re.compile(r'(<script id="__config"[^>]*>\{[^<]*?"base": ")(?P<base>[^"]*)(")')
 
 
+# The i18n plugin points the head's <link rel="alternate" hreflang> at the page's twins; Material
+# fetches "sitemap.xml" next to each such link (to map a page to its twin when the language
+# changes), which would be a 404 on every page. They point at the editions' home pages instead,
+# each of which has its sitemap; the language menu's own links still go from twin to twin.
+_HEAD_ALTERNATE = re.compile(r'<link rel="alternate" href="[^"]*" hreflang="(?P<lang>[a-z]{2})">')
+
+
 @event_priority(-200)
 def on_post_page(output: str, page, config) -> str:
+    i18n = config.plugins["i18n"]
+
+    def home(match: re.Match) -> str:
+        root = "." if match["lang"] == i18n.default_language else f"{match['lang']}/"
+        return f'<link rel="alternate" href="{get_relative_url(root, page.url).rstrip("/")}/" hreflang="{match["lang"]}">'
+
+    output = _HEAD_ALTERNATE.sub(home, output)
     language = building(config)
-    if language == config.plugins["i18n"].default_language:
+    if language == i18n.default_language:
         return output
     return _BASE.sub(lambda m: f'{m[1]}{m["base"]}/{language}{m[3]}', output, count=1)
 
@@ -118,6 +134,11 @@ def _put_back(files, config):
     for file in _generated:
         files.append(file)
     _notebooks_again(files, config)
+    return files
+
+
+@event_priority(-118)  # after hooks/verification.py (-115), which adds the execution report
+def _under_edition_folder(files, config):
     language = building(config)
     if language != config.plugins["i18n"].default_language:
         # The generated pages, and a lab that has no twin (the i18n plugin takes a .py file for an
@@ -194,4 +215,4 @@ def _toc_anchors(items) -> None:
         _toc_anchors(item.children)
 
 
-on_files = CombinedEvent(_set_aside, _put_back, _notebook_anchors)
+on_files = CombinedEvent(_set_aside, _put_back, _under_edition_folder, _notebook_anchors)

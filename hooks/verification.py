@@ -289,12 +289,14 @@ def on_config(config):
     return config
 
 
-@event_priority(-105)  # after the i18n plugin kept the files of the edition being built (hooks/edition.py)
+@event_priority(-115)  # after the i18n plugin kept the edition's files and the labs are notebooks again (hooks/edition.py)
 def on_files(files: Files, config) -> Files:
     pages: dict[str, list[list]] = {}  # the pages whose blocks this build runs
     records: dict[str, PageRecord] = {}
     cached, entries = {}, {}  # src_uri -> (segments, stored run); src_uri -> where to store the run
     for file in files.documentation_pages():
+        if file.abs_src_path is None:  # the API reference's pages: generated, no code of their own
+            continue
         records[file.src_uri] = record = PageRecord(file.src_uri, lab=is_lab(file.src_uri))
         source = Path(file.abs_src_path).read_text(encoding="utf-8")
         if record.lab:

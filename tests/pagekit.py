@@ -202,8 +202,15 @@ def nav_sources() -> list[str]:
 
 
 def built_page(site: Path, source: str) -> Path:
-    """The HTML file the build makes from the page ``source`` (a path under docs/)."""
-    stem = Path(source).with_suffix("")  # "ru/lessons/x.md" for the Russian edition's page
+    """The HTML file the build makes from the page ``source`` (a path under docs/).
+
+    A Russian twin's source (``lessons/x.ru.md``) and its path in the edition (``ru/lessons/x.md``)
+    both give ``ru/lessons/x/index.html``.
+    """
+    path = Path(source)
+    if path.suffixes[-2:-1] == [".ru"]:
+        path = Path("ru") / path.with_name(path.name.replace(".ru.", "."))
+    stem = path.with_suffix("")
     return site / (stem.parent / "index.html" if stem.name == "index" else stem / "index.html")
 
 

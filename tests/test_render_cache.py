@@ -128,11 +128,12 @@ def test_mlp_ref_imports_nothing_by_computed_name():
 
 
 def test_each_markdown_exec_session_belongs_to_one_page():
-    """A session shared by two pages would make one page's output depend on another's code."""
+    """A session shared by two pages would make one page's output depend on another's code. A page
+    and its Russian twin share theirs: the same code, never in the same build (one per edition)."""
     pages_of = {}
     for page in sorted(pagekit.DOCS.rglob("*.md")):
         for name in set(re.findall(r'session="([^"]+)"', page.read_text(encoding="utf-8"))):
-            pages_of.setdefault(name, []).append(page.relative_to(pagekit.DOCS).as_posix())
+            pages_of.setdefault(name, set()).add(page.relative_to(pagekit.DOCS).as_posix().replace(".ru.", "."))
     assert {name: pages for name, pages in pages_of.items() if len(pages) > 1} == {}
 
 
@@ -167,9 +168,12 @@ def test_the_build_left_one_entry_per_page(built_site, monkeypatch):
     if not render_cache.enabled():
         pytest.skip(f"the render cache is off ({render_cache.SWITCH}=0)")
     monkeypatch.setenv("MLP_SITE_BUILD", "1")  # as the build sets it (hooks/reader_downloads.py)
+    monkeypatch.setenv("MLP_LANG", "en")  # as hooks/edition.py sets it for the English edition
     for source in pagekit.nav_sources():
-        entries = sorted(render_cache.CACHE.glob(f"{source.replace('/', '_')}-*.json"))
-        assert len(entries) == 1, f"{source}: {len(entries)} cache entries"
+        twin = re.sub(r"\.(md|py)$", r".ru.\1", source)
+        for page in (source, twin):
+            entries = sorted(render_cache.CACHE.glob(f"{page.replace('/', '_')}-*.json"))
+            assert len(entries) == 1, f"{page}: {len(entries)} cache entries"
     jupyter_settings = _jupyter_settings()
     for lab in sorted((pagekit.DOCS / "labs").glob("*.py")):
         text = lab.read_text(encoding="utf-8")
