@@ -92,9 +92,11 @@ def page_urls(server) -> list[tuple[str, str]]:
     """(source file, URL of its built page) for every page in the nav and the execution report
     (a page the build writes, outside the nav)."""
     urls = []
-    for source in [*pagekit.nav_sources(), pagekit.load_hook("verification").REPORT]:
-        folder = pagekit.built_page(Path("."), source).parent.as_posix()  # "." for the home page
-        urls.append((source, f"{server}/" if folder == "." else f"{server}/{folder}/"))
+    for english in [*pagekit.nav_sources(), pagekit.load_hook("verification").REPORT]:
+        # and its Russian twin, "lessons/x.ru.md", built at ru/lessons/x/ (tests/test_editions.py)
+        for source in (english, re.sub(r"\.(md|py)$", r".ru.\1", english)):
+            folder = pagekit.built_page(Path("."), source).parent.as_posix()  # "." for the home page
+            urls.append((source, f"{server}/" if folder == "." else f"{server}/{folder}/"))
     return urls
 
 
@@ -296,32 +298,52 @@ def test_collapsible_answer_opens_on_click(browser, server):
     visit.close()
 
 
-def word_only_in_lesson_one(built_site) -> str:
-    index = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))
+WORD = {"": r"[a-z]{8,}", "ru/": r"[а-яё]{8,}"}
+
+
+def word_only_in_lesson_one(built_site, edition: str = "") -> str:
+    """A long word of lesson 1 that no other page of the edition (``""`` or ``"ru/"``) has."""
+    index = json.loads((built_site / edition / "search" / "search_index.json").read_text(encoding="utf-8"))
     words_by_page: dict[str, set[str]] = {}
     for doc in index["docs"]:
         page = doc["location"].split("#")[0]
         text = re.sub(r"<[^>]+>", " ", doc["title"] + " " + doc["text"]).lower()
-        words_by_page.setdefault(page, set()).update(re.findall(r"[a-z]{8,}", text))
+        words_by_page.setdefault(page, set()).update(re.findall(WORD[edition], text))
     lesson = "lessons/01-neuron-and-layer/"
     elsewhere = set().union(*(words for page, words in words_by_page.items() if page != lesson))
     candidates = sorted(words_by_page[lesson] - elsewhere)
     assert candidates, "lesson 1 has no word of its own to search for"
-    counts = Counter(re.findall(r"[a-z]{8,}", " ".join(d["text"].lower() for d in index["docs"]
+    counts = Counter(re.findall(WORD[edition], " ".join(d["text"].lower() for d in index["docs"]
                                                         if d["location"].startswith(lesson))))
     return max(candidates, key=lambda w: (counts[w], w))
 
 
-def test_search_finds_a_word_only_lesson_one_has(browser, server, built_site):
-    word = word_only_in_lesson_one(built_site)
-    visit = PageVisit(browser, server + "/")
+@pytest.mark.parametrize("edition", ["", "ru/"])
+def test_search_finds_a_word_only_lesson_one_has(browser, server, built_site, edition):
+    """In each edition, on its home page: a word of its lesson 1 finds that lesson, in that
+    edition (each edition searches its own pages: hooks/edition.py)."""
+    word = word_only_in_lesson_one(built_site, edition)
+    visit = PageVisit(browser, f"{server}/{edition}")
     box = visit.page.locator("input.md-search__input")
     box.click()
     box.press_sequentially(word, delay=30)  # Material searches on key events, not on fill()
     result = visit.page.locator(".md-search-result__item a").first
     result.wait_for(timeout=15000)
-    assert "lessons/01-neuron-and-layer/" in result.get_attribute("href"), word
+    href = visit.page.evaluate("a => a.href", result.element_handle())
+    assert href.startswith(f"{server}/{edition}lessons/01-neuron-and-layer/"), (word, href)
     assert visit.problems == []
+    visit.close()
+
+
+def test_an_english_search_offers_no_russian_page(browser, server):
+    """A word both editions use (a name from the code) finds only English pages on an English page."""
+    visit = PageVisit(browser, f"{server}/lessons/03-forward-pass/")
+    box = visit.page.locator("input.md-search__input")
+    box.click()
+    box.press_sequentially("softmax", delay=30)
+    visit.page.locator(".md-search-result__item a").first.wait_for(timeout=15000)
+    hrefs = visit.page.evaluate("() => [...document.querySelectorAll('.md-search-result__item a')].map(a => a.href)")
+    assert hrefs and not [h for h in hrefs if "/ru/" in h], hrefs
     visit.close()
 
 
