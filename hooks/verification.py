@@ -51,6 +51,7 @@ from mkdocs.utils import get_relative_url
 from page_code import page_blocks, segments
 from reader_blocks import RUNS_AT_BUILD, parse_fences
 from render_cache import cache_key, enabled, now_utc
+from words import language, ru_plural, say
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNNER = Path(__file__).resolve().parent / "block_runner.py"
@@ -222,38 +223,128 @@ def claims(record: PageRecord, date: str) -> str:
             + (". This build reused the runs dated earlier: nothing they depend on has changed since" if reused else ""))
 
 
+# --- the same line in Russian (the Russian edition's pages; tests/test_verification.py reads both) ---
+
+def _count_ru(n: int, one: str, few: str, many: str) -> str:
+    return f"{n} {ru_plural(n, one, few, many)}"
+
+
+def _plural_verb(n: int, singular: str, plural: str) -> str:
+    return singular if ru_plural(n, "1", "2", "5") == "1" else plural
+
+
+def when_ru(ran_at: str | None) -> str:
+    return "в этой сборке" if ran_at is None else ran_at
+
+
+def _made_ru(record: PageRecord) -> str:
+    made = [_count_ru(n, *forms) for n, forms in ((record.tables, ("таблицу", "таблицы", "таблиц")),
+                                                   (record.figures, ("рисунок", "рисунка", "рисунков"))) if n]
+    return " и ".join(made) if made else "ни одной таблицы и ни одного рисунка"
+
+
+def _reason_ru(reason: str) -> str:
+    needs = re.fullmatch(r"needs (?P<module>\S+), which is not installed", reason)
+    return f"нужен модуль {needs['module']}, которого не было" if needs else reason
+
+
+def _not_run_ru(record: PageRecord) -> str:
+    reasons = sorted(set(record.not_run))
+    n = len(record.not_run)
+    return (f" (ещё {_count_ru(n, 'блок', 'блока', 'блоков')} {_plural_verb(n, 'не выполнен', 'не выполнены')}: "
+            + "; ".join(_reason_ru(reason) for reason in reasons) + ")") if reasons else ""
+
+
+def claims_ru(record: PageRecord, date: str) -> str:
+    """:func:`claims` in Russian: the same figures, said as a Russian reader reads them."""
+    parts = []
+    if record.blocks:
+        n = record.blocks - len(record.not_run)
+        ran = (f"{_count_ru(n, 'блок кода', 'блока кода', 'блоков кода')} страницы "
+               f"{_plural_verb(n, 'выполнен', 'выполнены')} {when_ru(record.blocks_ran_at)}")
+        if not record.failed:
+            parts.append(f"{ran}, и каждый напечатал ровно тот вывод, что показан" + _not_run_ru(record))
+        else:
+            parts.append(f"{ran}, и {record.matched} из них напечатали ровно показанный вывод; "
+                         f"{', '.join(record.failed)}" + _not_run_ru(record))
+    if record.lab:
+        n = record.generators
+        parts.append(f"{_count_ru(n, 'ячейка кода', 'ячейки кода', 'ячеек кода')} "
+                     f"{_plural_verb(n, 'выполнена', 'выполнены')} без ошибок {when_ru(record.rendered_at)} "
+                     f"({record.render_seconds:.0f} с) и {_plural_verb(n, 'создала', 'создали')} {_made_ru(record)}; "
+                     "каждое утверждение страницы о результатах подтвердилось в этом запуске")
+    elif record.generators:
+        n = record.generators
+        parts.append(f"{_count_ru(n, 'блок кода', 'блока кода', 'блоков кода')} сборки, "
+                     f"{_plural_verb(n, 'выполненный', 'выполненные')} {when_ru(record.rendered_at)}, "
+                     f"{_plural_verb(n, 'создал', 'создали')} {_made_ru(record)}")
+    if not parts:
+        return f"Собрано {date}; на этой странице ничего не вычисляется"
+    reused = (record.blocks and record.blocks_ran_at) or ((record.lab or record.generators) and record.rendered_at)
+    return (f"Проверено при сборке страницы {date}: " + "; ".join(parts)
+            + (". Эта сборка взяла результаты более ранних запусков, с их датами: с тех пор не изменилось "
+               "ничего, от чего они зависят" if reused else ""))
+
+
+def _commit_ru(commit: str) -> str:
+    return (commit.replace("no git commit (not a git checkout)", "без коммита git (не клон репозитория)")
+            .replace("commit ", "коммит ", 1).replace(", with uncommitted changes to mlp_ref",
+                                                       ", с незафиксированными изменениями в mlp_ref"))
+
+
 def line_html(record: PageRecord, facts: dict[str, str], report_url: str) -> str:
-    """The line at the end of a page."""
-    versions = (f"mlp_ref {facts['mlp_ref']} ({facts['commit']}), NumPy {facts['numpy']}, "
-                f"Python {facts['python']}")
-    return (f'<hr>\n<p class="{LINE_CLASS}"><small>{html.escape(claims(record, facts["date"]))}. '
-            f'{html.escape(versions)}. <a href="{report_url}">Execution report</a>.</small></p>\n')
+    """The line at the end of a page, in the language of the edition being built."""
+    russian = language() == "ru"
+    commit = _commit_ru(facts["commit"]) if russian else facts["commit"]
+    versions = f"mlp_ref {facts['mlp_ref']} ({commit}), NumPy {facts['numpy']}, Python {facts['python']}"
+    said = claims_ru(record, facts["date"]) if russian else claims(record, facts["date"])
+    report = say("Execution report", ru="Отчёт о выполнении")
+    return (f'<hr>\n<p class="{LINE_CLASS}"><small>{html.escape(said)}. '
+            f'{html.escape(versions)}. <a href="{report_url}">{report}</a>.</small></p>\n')
 
 
 def report_markdown(records: list[PageRecord], facts: dict[str, str], base: str, build_seconds: float) -> str:
     """The execution report's body: one row per page, the slowest first."""
     rows = sorted(records, key=lambda r: -(r.block_seconds + r.render_seconds))
-    lines = [
-        f"Every figure below comes from the build of {facts['date']} that made this site, with mlp_ref "
-        f"{facts['mlp_ref']} ({facts['commit']}), NumPy {facts['numpy']} and Python {facts['python']}. "
-        "*Code blocks* are the code a page shows you: each ran and its printed output was compared with the "
-        "output the page shows. *Build-time code* is the code that made the page's tables and figures (on a "
-        "lab, its notebook's code cells). Times are seconds on the machine that ran them. *Ran* says whether "
-        "this build ran them, or when the run was whose results this build reused because nothing they "
-        f"depend on had changed. This build took {build_seconds:.1f} s until every page was rendered and every "
-        "code block had run (the code blocks run in a process of their own, beside the rendering).",
-        "",
-        "| Page | Code blocks | Printed what is shown | Not run | Build-time code | Tables | Figures "
-        "| Code blocks (s) | Rendering (s) | Ran |",
-        "|---|--:|--:|--:|--:|--:|--:|--:|--:|---|",
-    ]
+    if language() == "ru":
+        lines = [
+            f"Все числа ниже — из сборки {facts['date']}, которая сделала этот сайт: mlp_ref {facts['mlp_ref']} "
+            f"({_commit_ru(facts['commit'])}), NumPy {facts['numpy']} и Python {facts['python']}. *Блоки кода* — "
+            "код, который страница показывает вам: каждый выполнен, и напечатанное им сравнено с выводом на "
+            "странице. *Код сборки* сделал таблицы и рисунки страницы (у лабораторной работы это ячейки кода "
+            "её ноутбука). Время — в секундах на машине, где шёл запуск. *Запуск* говорит, выполнила ли код "
+            "эта сборка или взяла результаты более раннего запуска (с его датой), потому что ничего, от чего "
+            f"они зависят, не изменилось. Сборка заняла {build_seconds:.1f} с, пока не была готова каждая "
+            "страница и не выполнен каждый блок кода (блоки выполняются в отдельном процессе, рядом со сборкой).",
+            "",
+            "| Страница | Блоки кода | Напечатали показанное | Не выполнены | Код сборки | Таблицы | Рисунки "
+            "| Блоки кода (с) | Сборка (с) | Запуск |",
+            "|---|--:|--:|--:|--:|--:|--:|--:|--:|---|",
+        ]
+    else:
+        lines = [
+            f"Every figure below comes from the build of {facts['date']} that made this site, with mlp_ref "
+            f"{facts['mlp_ref']} ({facts['commit']}), NumPy {facts['numpy']} and Python {facts['python']}. "
+            "*Code blocks* are the code a page shows you: each ran and its printed output was compared with the "
+            "output the page shows. *Build-time code* is the code that made the page's tables and figures (on a "
+            "lab, its notebook's code cells). Times are seconds on the machine that ran them. *Ran* says whether "
+            "this build ran them, or when the run was whose results this build reused because nothing they "
+            f"depend on had changed. This build took {build_seconds:.1f} s until every page was rendered and every "
+            "code block had run (the code blocks run in a process of their own, beside the rendering).",
+            "",
+            "| Page | Code blocks | Printed what is shown | Not run | Build-time code | Tables | Figures "
+            "| Code blocks (s) | Rendering (s) | Ran |",
+            "|---|--:|--:|--:|--:|--:|--:|--:|--:|---|",
+        ]
+    this_build = say("this build", ru="эта сборка")
     for r in rows:
-        ran = sorted({at or "this build" for at in ([r.blocks_ran_at] if r.blocks else []) + [r.rendered_at]})
+        ran = sorted({at or this_build for at in ([r.blocks_ran_at] if r.blocks else []) + [r.rendered_at]})
         lines.append(f"| [{r.title}]({get_relative_url(r.url, base)}) | {r.blocks} | {r.matched} | {len(r.not_run)} "
                      f"| {r.generators} | {r.tables} | {r.figures} | {r.block_seconds:.1f} | {r.render_seconds:.1f} "
                      f"| {', '.join(ran)} |")
     total = lambda name: sum(getattr(r, name) for r in records)  # noqa: E731
-    lines.append(f"| **All {len(records)} pages** | {total('blocks')} | {total('matched')} "
+    everything = say(f"All {len(records)} pages", ru=f"Все страницы ({len(records)})")
+    lines.append(f"| **{everything}** | {total('blocks')} | {total('matched')} "
                  f"| {sum(len(r.not_run) for r in records)} | {total('generators')} | {total('tables')} "
                  f"| {total('figures')} | {total('block_seconds'):.1f} | {total('render_seconds'):.1f} | |")
     return "\n".join(lines) + "\n"
@@ -314,7 +405,8 @@ def on_files(files: Files, config) -> Files:
             pages[file.src_uri] = segments(blocks)
             entries[file.src_uri] = entry
     _state.update(records=records, cached=cached, entries=entries, run=BlockRun(pages))
-    files.append(File.generated(config, REPORT, content="# Execution report\n", inclusion=InclusionLevel.NOT_IN_NAV))
+    title = say("Execution report", ru="Отчёт о выполнении")
+    files.append(File.generated(config, REPORT, content=f"# {title}\n", inclusion=InclusionLevel.NOT_IN_NAV))
     return files
 
 

@@ -30,6 +30,13 @@ def language() -> str:
     return current()
 
 
+def ru_plural(n: int, one: str, few: str, many: str) -> str:
+    """The Russian noun form that agrees with ``n`` (``mlp_ref.course.i18n.ru_plural``)."""
+    from mlp_ref.course.i18n import ru_plural as form
+
+    return form(n, one, few, many)
+
+
 def edition_folder(config) -> str:
     """The folder of the edition being built under the site's root: ``""`` for the default
     language's, ``"ru/"`` for the Russian one's (where the i18n plugin puts its pages).

@@ -235,3 +235,71 @@ def test_block_results_are_kept_across_prose_edits_but_not_code_edits():
     # The key follows the modules of mlp_ref the blocks import, as the render cache's does.
     modules = render_cache.imported(hook.runs_text(page_code.page_blocks(page, "made-up.md")))
     assert pagekit.ROOT / "mlp_ref" / "activations.py" in modules
+
+
+# --- the Russian edition's lines ---------------------------------------------------------------
+WHEN_RU = r"(?:в этой сборке|\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC)"
+
+
+def stated_counts_ru(text: str) -> dict[str, int]:
+    """:func:`stated_counts` of a Russian page's line."""
+    counts = dict.fromkeys(KEYS, 0)
+    if match := re.search(rf"(\d+) блок\w* кода страницы выполнен\w* {WHEN_RU}, и каждый напечатал ровно тот "
+                          "вывод, что показан", text):
+        counts["matched"] = ran = int(match[1])
+    elif match := re.search(rf"(\d+) блок\w* кода страницы выполнен\w* {WHEN_RU}, и (\d+) из них напечатали", text):
+        ran, counts["matched"] = int(match[1]), int(match[2])
+    else:
+        ran = 0
+    if match := re.search(r"\(ещё (\d+) блок\w* не выполнен", text):
+        counts["not_run"] = int(match[1])
+    counts["blocks"] = ran + counts["not_run"]
+    made = (re.search(rf"(\d+) блок\w* кода сборки, выполненн\w* {WHEN_RU}, создал\w* ([^;.]*)", text)
+            or re.search(rf"(\d+) яче\w* кода выполнен\w* без ошибок {WHEN_RU} \(\d+ с\) и создал\w* (.*?); каждое", text))
+    if made:
+        counts["generators"] = int(made[1])
+        for key, word in (("tables", "таблиц"), ("figures", "рисун")):
+            if number := re.search(rf"(\d+) {word}", made[2]):
+                counts[key] = int(number[1])
+    return counts
+
+
+def test_the_russian_line_says_what_the_english_one_says():
+    """The Russian sentence states the same figures (read back by stated_counts_ru) in each case."""
+    verification = pagekit.load_hook("verification")
+    records = [verification.PageRecord("a.md", blocks=12, matched=11, not_run=["needs torch, which is not installed"],
+                                       generators=3, tables=21, figures=1),
+               verification.PageRecord("b.md", blocks=1, matched=1, generators=1, tables=0, figures=2,
+                                       blocks_ran_at="2026-11-29 10:00 UTC"),
+               verification.PageRecord("labs/c.py", lab=True, generators=24, tables=5, figures=3, render_seconds=40.2)]
+    for record in records:
+        english, russian = verification.claims(record, "2026-11-30"), verification.claims_ru(record, "2026-11-30")
+        assert stated_counts_ru(russian) == stated_counts(english), (english, russian)
+        assert stated_counts(english)["generators"] == record.generators
+
+
+@pytest.fixture(scope="module")
+def russian_lines(built_site) -> dict[str, str]:
+    """The text of each Russian page's line, by its twin's source (each must have exactly one)."""
+    found = {}
+    for source in pagekit.nav_sources():
+        twin = re.sub(r"\.(md|py)$", r".ru.\1", source)
+        matches = LINE.findall(pagekit.built_page(built_site, twin).read_text(encoding="utf-8"))
+        assert len(matches) == 1, f"{twin}: {len(matches)} verification lines"
+        found[twin] = text_of(matches[0])
+    return found
+
+
+def test_every_russian_line_states_what_was_counted_independently(built_site, russian_lines):
+    def expected(twin: str) -> dict[str, int]:
+        if not twin.endswith(".py"):
+            return expected_counts(built_site, twin)
+        counts = expected_counts(built_site, twin.replace(".ru.py", ".py"))  # the same code cells
+        counter = ArticleCounter()
+        counter.feed(pagekit.built_page(built_site, twin).read_text(encoding="utf-8"))
+        return counts | {"tables": counter.tables, "figures": counter.figures}
+
+    wrong = {twin: (stated_counts_ru(text), expected(twin)) for twin, text in russian_lines.items()
+             if stated_counts_ru(text) != expected(twin)}
+    assert wrong == {}, "page: (the line says, counted here)"
+    assert all("Отчёт о выполнении" in text and "NumPy" in text for text in russian_lines.values())
