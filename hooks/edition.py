@@ -106,7 +106,8 @@ def on_post_page(output: str, page, config) -> str:
     language = building(config)
     if language == i18n.default_language:
         return output
-    return _BASE.sub(lambda m: f'{m[1]}{m["base"]}/{language}{m[3]}', output, count=1)
+    # with its slash: Material resolves "search/search_index.json" against it
+    return _BASE.sub(lambda m: f'{m[1]}{m["base"]}/{language}/{m[3]}', output, count=1)
 
 
 def on_build_error(error):

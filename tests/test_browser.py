@@ -311,7 +311,11 @@ def word_only_in_lesson_one(built_site, edition: str = "") -> str:
         words_by_page.setdefault(page, set()).update(re.findall(WORD[edition], text))
     lesson = "lessons/01-neuron-and-layer/"
     elsewhere = set().union(*(words for page, words in words_by_page.items() if page != lesson))
-    candidates = sorted(words_by_page[lesson] - elsewhere)
+    # Search stems words ("программа" finds "программное"): no other page may have a word that
+    # begins as this one does.
+    stem = lambda word: word[:max(5, len(word) - 3)]  # noqa: E731
+    taken = {stem(word) for word in elsewhere} | {word[:n] for word in elsewhere for n in range(5, len(word))}
+    candidates = sorted(w for w in words_by_page[lesson] - elsewhere if stem(w) not in taken)
     assert candidates, "lesson 1 has no word of its own to search for"
     counts = Counter(re.findall(WORD[edition], " ".join(d["text"].lower() for d in index["docs"]
                                                         if d["location"].startswith(lesson))))

@@ -77,7 +77,7 @@ def test_each_edition_searches_its_own_pages(built_site):
         lesson = next(doc for doc in index["docs"] if doc["location"] == "lessons/03-forward-pass/")
         assert bool(CYRILLIC.search(lesson["title"] + lesson["text"][:200])) == (language == "ru"), lesson["title"]
     config = re.search(r'<script id="__config"[^>]*>(?P<json>[^<]*)</script>', page_html(built_site, "ru", "lessons/03-forward-pass.md"))
-    assert json.loads(config["json"])["base"] == "../../../ru"
+    assert json.loads(config["json"])["base"] == "../../../ru/"
 
 
 @pytest.mark.parametrize("source", [s for s in SOURCES if not s.startswith("labs/")])
