@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import json
 import os
 import shutil
 import socket
@@ -128,10 +129,56 @@ def _reader_env(config: pytest.Config) -> Path:
     return python
 
 
-early.register("reader-env", fixture="reader_env", stage="reader's environment", work=_reader_env)
+early.register("reader-env", fixture="reader_env", stage="reader's environment", work=_reader_env, after="site")
 
 
 @pytest.fixture(scope="session")
 def reader_env(pytestconfig) -> Path:
     """The reader's environment's Python (see :func:`_reader_env`)."""
     return early.result("reader-env", pytestconfig)
+
+
+
+# --------------------------------------------------------------------------- the browser
+
+# Per module: Playwright's sync API keeps an event loop running in this thread while a browser is
+# open, and the reader's notebook runs (asyncio.run) cannot start beside it.
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Chromium for the browser tests that click and type (tests/browser_visits.py)."""
+    from tests.browser_visits import NoBrowser, launched_browser
+    from tests.test_browser import skip_or_fail
+
+    browsers = launched_browser()
+    try:
+        browser = next(browsers)
+    except NoBrowser as reason:
+        skip_or_fail(str(reason))
+    yield browser
+    browsers.close()
+
+
+def _visit_site(config: pytest.Config) -> dict:
+    """Every page of the served site visited once per viewport (tests/browser_visits.py), in a
+    process of its own with its own Chromium: it runs in the background from the moment the site
+    is served (tests/early.py), beside the unit tests. Returns what the visits saw."""
+    from tests.test_browser import skip_or_fail
+
+    site, port = early.result("site", config)
+    out = site.parent / f"{site.name}-visits.json"
+    result = subprocess.run([sys.executable, "-m", "tests.browser_visits", str(site), f"http://127.0.0.1:{port}",
+                             str(out)], cwd=pagekit.ROOT, capture_output=True, text=True, timeout=3600)
+    if result.returncode == 3:  # no browser to drive
+        skip_or_fail(result.stdout.strip())
+    if result.returncode != 0:
+        pytest.fail(f"the browser visits failed (exit {result.returncode}):\n{result.stderr[-8000:]}", pytrace=False)
+    return json.loads(out.read_text(encoding="utf-8"))
+
+
+early.register("site-visits", fixture="site_visits", stage="browser visits", work=_visit_site, after="site")
+
+
+@pytest.fixture(scope="session")
+def site_visits(pytestconfig) -> dict:
+    """{viewport: {page's path under the site: what its visit saw}} (see :func:`_visit_site`)."""
+    return early.result("site-visits", pytestconfig)
