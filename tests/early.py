@@ -3,8 +3,9 @@
 The strict site build and the coding exercises' runs are processes that need no test to run
 first. Started at the end of collection, they run on the second core while the unit tests
 run on the first, and the fixture that needs one waits only for what is left of it
-(:func:`result`). A job may start ``after`` another: the browser's visits of every page and the
-reader's environment start as soon as the site is served. Each job starts only if some selected test uses the fixture it serves, so
+(:func:`result`). A job may start ``after`` others: the browser's visits of every page start as
+soon as the site is served, and the reader's environment once the site is served and its
+third-party pins are installed (which runs beside the build). Each job starts only if some selected test uses the fixture it serves, so
 ``pytest tests/test_network.py`` starts nothing. A job's own run time is reported by
 ``tests/timing.py`` as a background stage; the time a test waited for it is not charged twice.
 """
@@ -27,7 +28,7 @@ class Job:
     fixture: str  # the fixture whose value the job computes; the job starts if a test uses it
     stage: str  # the stage of tests/timing.py its run time belongs to
     work: Callable[[pytest.Config], object]
-    after: str | None = None  # a job whose result this one needs first; its own time starts then
+    after: tuple[str, ...] = ()  # jobs whose results this one needs first; its own time starts then
 
 
 JOBS: dict[str, Job] = {}
@@ -38,17 +39,17 @@ _pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="early")  # one per
 
 
 def register(name: str, fixture: str, stage: str, work: Callable[[pytest.Config], object],
-             after: str | None = None) -> None:
+             after: tuple[str, ...] = ()) -> None:
     """Declare background work ``name``, computing what ``fixture`` returns from the config, once
-    job ``after`` (if any) is done."""
+    the jobs ``after`` are done."""
     if name in JOBS:
         raise ValueError(f"background job {name!r} is registered twice")
     JOBS[name] = Job(fixture, stage, work, after)
 
 
 def _timed(job: Job, config: pytest.Config):
-    if job.after is not None:
-        _start(job.after, config).result()  # its errors are this job's too
+    for first in [_start(name, config) for name in job.after]:
+        first.result()  # its errors are this job's too
     start = time.perf_counter()
     try:
         return job.work(config)
@@ -68,7 +69,7 @@ def _start(name: str, config: pytest.Config) -> Future:
 
 # The jobs in the order they are expected to finish (a job that starts ``after`` another, or takes
 # longer, later); a job missing here finishes last.
-FINISH_ORDER = ("exercises", "site", "public-resolve", "reader-env", "site-visits")
+FINISH_ORDER = ("exercises", "site", "public-resolve", "reader-pins", "reader-env", "site-visits")
 
 
 def _waits_for(item) -> int:

@@ -204,3 +204,26 @@ def test_no_serious_accessibility_violation(visits):
                 failures += [f"{where}: {v['id']} ({v['impact']}) on {v['count']} nodes, e.g. {v['nodes']}"
                              for v in axe_audit.blocking(run)]
     assert failures == [], "\n".join(failures)
+
+
+def test_the_audit_key_leaves_out_only_the_figures_of_the_verification_line(tmp_path):
+    """A new date, commit or run time on the line keeps a page's axe result; any other change audits again."""
+    site = tmp_path / "site"
+    (site / "lessons" / "x").mkdir(parents=True)
+    (site / "extra.css").write_text("small { color: #444; }\n", encoding="utf-8")
+    page = site / "lessons" / "x" / "index.html"
+
+    def key(line: str, body: str = "<h1>Layers</h1><p>A layer of 3 neurons.</p>", port: int = 8000) -> str:
+        page.write_text(f'<a href="http://127.0.0.1:{port}/">home</a><article>{body}<hr>\n'
+                        f'<p class="mlp-verification"><small>{line}</small></p></article>', encoding="utf-8")
+        return axe_audit.audit_key(site, page, {"viewport": {"width": 390, "height": 844}}, "140.0")
+
+    line = ("Checked when this page was built on {date}: its 12 code blocks ran on {date} {time} UTC and each "
+            "printed exactly the output shown. mlp_ref 0.4.0 (commit {commit}), NumPy 2.3.4, Python 3.11.7. "
+            '<a href="../../execution-report/">Execution report</a>.')
+    first = key(line.format(date="2026-11-30", time="16:51", commit="54cdf67abc12"))
+    assert key(line.format(date="2026-12-01", time="09:05", commit="0a1b2c3d4e5f"), port=40123) == first
+    assert key(line.format(date="2026-11-30", time="16:51", commit="54cdf67abc12").replace("each printed", "all printed")) != first
+    assert key(line.format(date="2026-11-30", time="16:51", commit="54cdf67abc12"),
+               body="<h1>Layers</h1><p>A layer of 4 neurons.</p>") != first
+    assert key(line.format(date="2026-11-30", time="16:51", commit="54cdf67abc12").replace('<a href', '<a class="x" href')) != first
