@@ -187,12 +187,6 @@ def collect(page) -> dict:
     return page.evaluate("() => window.mlpAudit")
 
 
-def audit(page) -> dict:
-    """axe's violations of the open page before and after the palette toggle (:func:`collect`)."""
-    start(page)
-    return collect(page)
-
-
 def blocking(run: dict) -> list[dict]:
     """The serious and critical violations of one axe run."""
     return [violation for violation in run["violations"] if violation["impact"] in BLOCKING]
