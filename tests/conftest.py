@@ -142,8 +142,9 @@ def _reader_env(config: pytest.Config) -> Path:
     pip's defaults (none of this machine's pip configuration), so mlp_ref comes from the served
     site and everything else from the public index. The line runs in the environment of the
     reader's third-party pins (:func:`_reader_pins_env`, installed while the site was built),
-    where it finds them installed and adds the wheel; when the served pins are not those (they
-    should be), it runs in a fresh environment instead.
+    where it finds them installed and adds the wheel (then put in place of any earlier wheel of
+    the same version); when the served pins are not those (they should be), it runs in a fresh
+    environment instead.
 
     The environment is kept in ``.cache/reader-env/`` under a key of the third-party pins, and
     its ``.complete`` file holds the full requirements it last installed. With the same pins and
@@ -167,11 +168,15 @@ def _reader_env(config: pytest.Config) -> Path:
         return python
     prepared = (home / ".pins").is_file() and (home / ".pins").read_text(encoding="utf-8") == pins
     if not stamp.is_file() and not prepared:  # the served pins are not the ones installed beside the build
+        for other in READER_ENVS.glob("*"):
+            if other != home:
+                shutil.rmtree(other, ignore_errors=True)
         python = readerkit.new_venv(home)
+    stamp.unlink(missing_ok=True)  # until the box's line and the wheel are in
     _install(python, "-r", url)  # the box's line
-    if stamp.is_file():  # same pins, another mlp_ref: the new wheel in place of the old
-        stamp.unlink()
-        _install(python, "--force-reinstall", "--no-deps", *wheel_line)
+    # An environment may hold an earlier mlp_ref wheel of the same version, which pip would keep:
+    # this build's wheel in its place.
+    _install(python, "--force-reinstall", "--no-deps", *wheel_line)
     stamp.write_text(installed, encoding="utf-8")
     return python
 
