@@ -15,8 +15,11 @@ What this build checks, and so what the line may say:
 - **When.** hooks/render_cache.py reuses a page's render, and this hook a page's block results
   (in ``.cache/blocks/``), from an earlier build when nothing they depend on has changed (the
   render cache's key, of the blocks' code rather than the whole page: the code, the mlp_ref
-  modules it imports, snippets, hooks, pins, Python, ...). The line
-  then says when that run was, instead of "in this build".
+  modules it imports, snippets, hooks, pins, Python, ...). The line says when each run was, the
+  same words whether this build ran it or reused it: a page whose runs are reused is then
+  byte for byte the page the build that ran them made (tests/axe_audit.py keeps its
+  accessibility audit under a key of the page's HTML, so a changing line would audit every
+  page again on the build after a render).
 
 Then come the versions: mlp_ref's (and the git commit of this checkout, noting uncommitted
 changes to mlp_ref), NumPy's and Python's, and the build date. The site-wide report
@@ -76,12 +79,12 @@ class PageRecord:
     not_run: list[str] = field(default_factory=list)  # why each block that did not run did not
     failed: list[str] = field(default_factory=list)  # "block N (line L): why"
     block_seconds: float = 0.0
-    blocks_ran_at: str | None = None  # None: in this build; else when the run this build reused was
+    blocks_ran_at: str = ""  # when the blocks ran: in this build, or the earlier run this build reused
     generators: int = 0  # markdown-exec blocks (lessons) or code cells (labs)
     tables: int = 0
     figures: int = 0
     render_seconds: float = 0.0  # the render that made the page (hooks/render_cache.py)
-    rendered_at: str | None = None  # None: in this build; else when the render this build reused was
+    rendered_at: str = ""  # when the render ran: in this build, or the earlier one this build reused
     lab: bool = False
 
 
@@ -166,12 +169,12 @@ def check_blocks(record: PageRecord, pairs: list[tuple]) -> None:
             record.matched += 1
 
 
-def store(entry: Path, results: list[dict]) -> None:
-    """Keep a page's block results under its key (replacing the page's older entries)."""
+def store(entry: Path, results: list[dict], ran_at: str) -> None:
+    """Keep a page's block results under its key, with when they ran (replacing the page's older entries)."""
     BLOCK_CACHE.mkdir(parents=True, exist_ok=True)
     for old in BLOCK_CACHE.glob(entry.name.rsplit("-", 1)[0] + "-*.json"):
         old.unlink()
-    entry.write_text(json.dumps({"results": results, "ran_at": now_utc()}), encoding="utf-8")
+    entry.write_text(json.dumps({"results": results, "ran_at": ran_at}), encoding="utf-8")
 
 
 # ---------------------------------------------------------------------------------------
@@ -194,9 +197,12 @@ def _not_run(record: PageRecord) -> str:
             ) if reasons else ""
 
 
-def when(ran_at: str | None) -> str:
-    """Where a run happened: in this build, or in the earlier one whose result this build reused."""
-    return "in this build" if ran_at is None else f"on {ran_at}"
+def when(ran_at: str) -> str:
+    """When a run happened (``now_utc()`` of that run), in the same words whether this build ran it or
+    reused it: the line, and so the page, must not change between a build that runs and one that reuses."""
+    if not ran_at:
+        raise ValueError("a run without its time: expected now_utc() of the build that ran it, got an empty string")
+    return f"on {ran_at}"
 
 
 def claims(record: PageRecord, date: str) -> str:
@@ -218,9 +224,9 @@ def claims(record: PageRecord, date: str) -> str:
                      f"{_made(record)}")
     if not parts:
         return f"Built on {date}; nothing on this page is computed"
-    reused = (record.blocks and record.blocks_ran_at) or ((record.lab or record.generators) and record.rendered_at)
+    # Said on every page with runs, whether this build ran them or not (see when()).
     return (f"Checked when this page was built on {date}: " + "; ".join(parts)
-            + (". This build reused the runs dated earlier: nothing they depend on has changed since" if reused else ""))
+            + ". A build reuses a dated run while nothing that run depends on has changed")
 
 
 # --- the same line in Russian (the Russian edition's pages; tests/test_verification.py reads both) ---
@@ -233,8 +239,10 @@ def _plural_verb(n: int, singular: str, plural: str) -> str:
     return singular if ru_plural(n, "1", "2", "5") == "1" else plural
 
 
-def when_ru(ran_at: str | None) -> str:
-    return "в этой сборке" if ran_at is None else ran_at
+def when_ru(ran_at: str) -> str:
+    """:func:`when` in Russian: the same words whether this build ran it or reused it."""
+    when(ran_at)  # the same check of the time
+    return ran_at
 
 
 def _made_ru(record: PageRecord) -> str:
@@ -280,10 +288,9 @@ def claims_ru(record: PageRecord, date: str) -> str:
                      f"{_plural_verb(n, 'создал', 'создали')} {_made_ru(record)}")
     if not parts:
         return f"Собрано {date}; на этой странице ничего не вычисляется"
-    reused = (record.blocks and record.blocks_ran_at) or ((record.lab or record.generators) and record.rendered_at)
+    # Said on every page with runs, as in English (see when()).
     return (f"Проверено при сборке страницы {date}: " + "; ".join(parts)
-            + (". Эта сборка взяла результаты более ранних запусков, с их датами: с тех пор не изменилось "
-               "ничего, от чего они зависят" if reused else ""))
+            + ". Сборка берёт результаты датированного запуска, пока не изменилось ничего, от чего он зависит")
 
 
 def _commit_ru(commit: str) -> str:
@@ -313,8 +320,8 @@ def report_markdown(records: list[PageRecord], facts: dict[str, str], base: str,
             "блоки кода, которые страница показывает вам: каждый выполнен, и напечатанное им сравнено с выводом "
             "на странице (*Совпали* — сколько напечатали ровно показанное, *Проп.* — сколько не выполнено). "
             "*Код сборки* сделал таблицы (*Табл.*) и рисунки (*Рис.*) страницы (у лабораторной работы это ячейки "
-            "кода её ноутбука). Время — в секундах на машине, где шёл запуск. *Запуск* говорит, когда был "
-            "запуск, результаты которого показывает страница: в этой сборке или раньше, если ничего, от чего "
+            "кода её ноутбука). Время — в секундах на машине, где шёл запуск. *Запуск* говорит, когда он был: "
+            "в этой сборке или в более ранней, результаты которой эта сборка взяла, потому что ничего, от чего "
             f"они зависят, с тех пор не изменилось. Сборка заняла {build_seconds:.1f} с, пока не была готова "
             "каждая страница и не выполнен каждый блок кода (блоки выполняются в отдельном процессе, рядом "
             "со сборкой).",
@@ -329,8 +336,8 @@ def report_markdown(records: list[PageRecord], facts: dict[str, str], base: str,
             f"{facts['mlp_ref']} ({facts['commit']}), NumPy {facts['numpy']} and Python {facts['python']}. "
             "*Code blocks* are the code a page shows you: each ran and its printed output was compared with the "
             "output the page shows. *Build-time code* is the code that made the page's tables and figures (on a "
-            "lab, its notebook's code cells). Times are seconds on the machine that ran them. *Ran* says whether "
-            "this build ran them, or when the run was whose results this build reused because nothing they "
+            "lab, its notebook's code cells). Times are seconds on the machine that ran them. *Ran* says when "
+            "they ran: in this build, or in an earlier one whose results this build reused because nothing they "
             f"depend on had changed. This build took {build_seconds:.1f} s until every page was rendered and every "
             "code block had run (the code blocks run in a process of their own, beside the rendering).",
             "",
@@ -338,9 +345,8 @@ def report_markdown(records: list[PageRecord], facts: dict[str, str], base: str,
             "| Code blocks (s) | Rendering (s) | Ran |",
             "|---|--:|--:|--:|--:|--:|--:|--:|--:|---|",
         ]
-    this_build = say("this build", ru="эта сборка")
     for r in rows:
-        ran = sorted({at or this_build for at in ([r.blocks_ran_at] if r.blocks else []) + [r.rendered_at]})
+        ran = sorted({at for at in ([r.blocks_ran_at] if r.blocks else []) + [r.rendered_at] if at})
         lines.append(f"| [{r.title}]({get_relative_url(r.url, base)}) | {r.blocks} | {r.matched} | {len(r.not_run)} "
                      f"| {r.generators} | {r.tables} | {r.figures} | {r.block_seconds:.1f} | {r.render_seconds:.1f} "
                      f"| {', '.join(ran)} |")
@@ -418,7 +424,8 @@ def on_page_content(html_text: str, page, config, files) -> str:
         record.title, record.url = page.title, page.url
         record.tables = len(TABLE.findall(html_text))
         record.figures = len(FIGURE.findall(html_text))
-        record.render_seconds, record.rendered_at = page.render_seconds, page.rendered_at  # hooks/render_cache.py
+        # hooks/render_cache.py: None for a render of this build, which it stores with now_utc() as it ends
+        record.render_seconds, record.rendered_at = page.render_seconds, page.rendered_at or now_utc()
     return html_text
 
 
@@ -427,8 +434,9 @@ def on_env(env, config, files):
     records: dict[str, PageRecord] = _state["records"]
     for src, pairs in _state["run"].results().items():
         check_blocks(records[src], pairs)
+        records[src].blocks_ran_at = _state["ran_at"]
         if enabled() and not records[src].failed:  # a failed run is never kept: it runs again next time
-            store(_state["entries"][src], [result for _, result in pairs])
+            store(_state["entries"][src], [result for _, result in pairs], _state["ran_at"])
     for src, (groups, stored) in _state["cached"].items():
         blocks = [block for segment in groups for block in segment]
         check_blocks(records[src], list(zip(blocks, stored["results"], strict=True)))

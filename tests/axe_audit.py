@@ -10,10 +10,13 @@ the light page twice. In dark mode only the rules that depend on colour run agai
 links told from text by more than colour): every other rule sees the same page as in light mode.
 
 axe costs seconds per page (lesson 3: about 9 s of its 9.5 s is the contrast check, over the
-page's 9,000 elements), so a result is kept in ``.cache/axe/`` under a key of everything that
-decides it (:func:`audit_key`): the page's HTML, the site's style sheets, scripts, fonts and
-images, the viewport, the browser's version, axe's script and this module. A page whose files did not change is not
-audited again; ``MLP_CACHE=0`` audits every page.
+page's 9,000 elements), so an audit runs in the page without the test waiting for it
+(:func:`start`, then :func:`collect`): the test starts the next page's audit meanwhile, and
+two pages are audited at once, each in its own renderer process. A result is kept in
+``.cache/axe/`` under a key of everything that decides it (:func:`audit_key`): the page's HTML,
+the site's style sheets, scripts, fonts and images, the viewport, the browser's version, axe's
+script and this module. A page whose files did not change is not audited again;
+``MLP_CACHE=0`` audits every page.
 """
 
 from __future__ import annotations
@@ -78,12 +81,38 @@ TOGGLE_SCHEME = """async () => {
 }"""
 
 
+# The same audit, started in the page and left running there (window.mlpAudit holds its promise):
+# every rule in the light scheme, the palette toggle, the colour rules in the dark scheme.
+START = f"""(colourRules) => {{
+    const run = {RUN_AXE};
+    const toggle = {TOGGLE_SCHEME};
+    window.mlpAudit = (async () => {{
+        const light = await run(null);
+        await toggle();
+        return {{light, dark: await run(colourRules)}};
+    }})();
+}}"""
+
 CACHE = pagekit.ROOT / ".cache" / "axe"
 CACHE_SWITCH = "MLP_CACHE"  # the switch of the build's render cache and the reader's runs
 
 # The test run's site is built for the address it is served at, a free port that changes from
 # run to run; the port is not part of what axe sees.
 SERVED_PORT = re.compile(rb"127\.0\.0\.1:\d+")
+# The verification line at a page's end (hooks/verification.py) states the build's date, the
+# commit and when each run was: figures that change from build to build and commit to commit,
+# in one short line of text whose elements, styles and links stay the same. axe's rules look
+# at those (contrast, names, roles, links told from text), not at which digits a text holds,
+# so the key reads the line with every figure (a run of digits, or a commit's hex digits)
+# replaced by one "0". Any other change to the line, or to anything else, audits the page again.
+VERIFICATION_LINE = re.compile(rb'<p class="mlp-verification">.*?</p>', re.DOTALL)
+FIGURE = re.compile(rb"\b[0-9a-f]*[0-9][0-9a-f]*\b")
+
+
+def _for_key(html: bytes) -> bytes:
+    """The page's HTML as the audit key reads it: the port and the verification line's figures left out."""
+    html = SERVED_PORT.sub(b"127.0.0.1:PORT", html)
+    return VERIFICATION_LINE.sub(lambda line: FIGURE.sub(b"0", line[0]), html)
 
 
 # What a page's look depends on besides its HTML: the site's style sheets, scripts, fonts and images.
@@ -104,7 +133,8 @@ def assets_digest(site: Path) -> str:
 def audit_key(site: Path, page_html: Path, viewport: dict, browser_version: str) -> str:
     """A digest of everything an audit depends on; the same key gives the same result.
 
-    It covers the page's HTML (with the served port left out), the site's assets
+    It covers the page's HTML (with the served port and the verification line's figures left out:
+    :func:`_for_key`), the site's assets
     (:func:`assets_digest`), the viewport (the browser context's options: size, touch, mobile),
     the browser's version, axe's script and this module.
     """
@@ -112,37 +142,49 @@ def audit_key(site: Path, page_html: Path, viewport: dict, browser_version: str)
     digest.update(json.dumps([viewport, browser_version, assets_digest(site)], sort_keys=True).encode())
     digest.update(Path(__file__).read_bytes())
     digest.update(axe_source().encode())
-    digest.update(SERVED_PORT.sub(b"127.0.0.1:PORT", page_html.read_bytes()))
+    digest.update(_for_key(page_html.read_bytes()))
     return digest.hexdigest()
 
 
-def cached_audit(page, site: Path, page_html: Path, viewport: dict) -> dict:
-    """:func:`audit` of the open page (``page_html`` of the built ``site``), or the result kept
-    under the same :func:`audit_key`. The result says whether it was ``reused``.
+class Audit:
+    """The audit of one open page (``page_html`` of the built ``site``): the result kept under the
+    same :func:`audit_key`, or an audit started in the page now and collected by :meth:`result`.
     """
-    use_cache = os.environ.get(CACHE_SWITCH, "1") != "0"
-    stored = CACHE / f"{audit_key(site, page_html, viewport, page.context.browser.version)}.json"
-    if use_cache and stored.is_file():
-        return {**json.loads(stored.read_text(encoding="utf-8")), "reused": True}
-    result = audit(page)
-    if use_cache:
-        CACHE.mkdir(parents=True, exist_ok=True)
-        stored.write_text(json.dumps(result), encoding="utf-8")
-    return {**result, "reused": False}
+
+    def __init__(self, page, site: Path, page_html: Path, viewport: dict):
+        self.page = page
+        use_cache = os.environ.get(CACHE_SWITCH, "1") != "0"
+        self.stored = CACHE / f"{audit_key(site, page_html, viewport, page.context.browser.version)}.json"
+        self.kept = json.loads(self.stored.read_text(encoding="utf-8")) if use_cache and self.stored.is_file() else None
+        self.store = use_cache
+        if self.kept is None:
+            start(page)
+
+    def result(self) -> dict:
+        """The audit's result (waiting for it if it runs); it says whether it was ``reused``."""
+        if self.kept is not None:
+            return {**self.kept, "reused": True}
+        result = collect(self.page)
+        if self.store:
+            CACHE.mkdir(parents=True, exist_ok=True)
+            self.stored.write_text(json.dumps(result), encoding="utf-8")
+        return {**result, "reused": False}
 
 
-def audit(page) -> dict:
-    """axe's violations of the open page before and after the palette toggle.
+def start(page) -> None:
+    """Start axe on the open page, before and after the palette toggle, without waiting for it."""
+    page.evaluate(axe_source())
+    page.evaluate(START, COLOUR_RULES)  # every rule again in dark mode would double the cost for nothing
+
+
+def collect(page) -> dict:
+    """The result of the audit :func:`start` began in ``page``, once it is done.
 
     Returns ``{"light": run, "dark": run}`` (every rule in light mode, ``COLOUR_RULES`` in dark);
     each run holds the ``scheme`` that ``<body>`` had while axe ran, axe's ``version`` and the
     ``violations`` (every impact).
     """
-    page.evaluate(axe_source())
-    light = page.evaluate(RUN_AXE, None)
-    page.evaluate(TOGGLE_SCHEME)
-    dark = page.evaluate(RUN_AXE, COLOUR_RULES)  # every rule again would double the cost for nothing
-    return {"light": light, "dark": dark}
+    return page.evaluate("() => window.mlpAudit")
 
 
 def blocking(run: dict) -> list[dict]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import json
 import os
 import shutil
 import socket
@@ -81,18 +82,75 @@ def server(pytestconfig) -> str:
     return f"http://127.0.0.1:{early.result('site', pytestconfig)[1]}"
 
 
+READER_ENVS = pagekit.ROOT / ".cache" / "reader-env"
+
+
+def _reader_pins() -> str:
+    """The third-party pins of the reader's requirements (all but the mlp_ref line), made by the
+    build's own hook from requirements.txt: what the site's requirements-reader.txt will say."""
+    # Loaded once (tests/test_reader_install.py loads it while collecting): loading puts hooks/ on
+    # sys.path for a moment, which this background thread should not do beside the tests' imports.
+    hook = sys.modules.get("reader_downloads") or pagekit.load_hook("reader_downloads")
+    text = hook.reader_requirements_text("SITE/downloads/mlp_ref.whl", "0" * 64)
+    return "\n".join(line for line in text.splitlines() if not line.startswith("mlp_ref"))
+
+
+def _install(python: Path, *args: str) -> None:
+    """``pip install --quiet ARGS`` with pip's defaults, in the environment of ``python``; a failure
+    fails the test that needs it (or skips it when no package index answers and none is required)."""
+    from tests import readerkit
+
+    result = readerkit.public_pip(python, "install", "--quiet", *args)
+    if result.returncode != 0:
+        reason = f"pip install {' '.join(args)} failed:\n{result.stdout[-3000:]}\n{result.stderr[-5000:]}"
+        if readerkit.index_unreachable(result) and not os.environ.get(readerkit.INDEX_ENV):
+            pytest.skip(f"no package index reachable ({readerkit.INDEX_ENV} unset): {reason}")
+        pytest.fail(reason, pytrace=False)
+
+
+def _reader_pins_env(config: pytest.Config) -> Path:
+    """A fresh environment with the reader's third-party pins, installed while the site builds.
+
+    It lives in ``.cache/reader-env/`` under a key of the pins (:func:`_reader_pins`); its
+    ``.pins`` file holds the pins it installed. An environment that already has them is kept;
+    environments of earlier pins are removed. :func:`_reader_env` then runs the box's own line in it.
+    """
+    from tests import readerkit
+
+    pins = _reader_pins()
+    home = READER_ENVS / readerkit.digest(pins)
+    if (home / ".complete").is_file() or ((home / ".pins").is_file() and (home / ".pins").read_text(encoding="utf-8") == pins):
+        return home
+    for old in READER_ENVS.glob("*"):  # environments of earlier pins
+        if old != home:
+            shutil.rmtree(old, ignore_errors=True)
+    python = readerkit.new_venv(home)
+    listed = home / "pins.txt"
+    listed.write_text(pins + "\n", encoding="utf-8")
+    _install(python, "-r", str(listed))
+    (home / ".pins").write_text(pins, encoding="utf-8")
+    return home
+
+
+early.register("reader-pins", fixture="reader_env", stage="reader's environment", work=_reader_pins_env)
+
+
 def _reader_env(config: pytest.Config) -> Path:
-    """A fresh virtual environment holding only what the pages' "Before you start" box installs.
+    """The reader's environment: what the pages' "Before you start" box installs. Returns its Python.
 
     It runs the box's own line, ``pip install -r <site>/downloads/requirements-reader.txt``, with
     pip's defaults (none of this machine's pip configuration), so mlp_ref comes from the served
-    site and everything else from the public index. Returns the environment's Python.
+    site and everything else from the public index. The line runs in the environment of the
+    reader's third-party pins (:func:`_reader_pins_env`, installed while the site was built),
+    where it finds them installed and adds the wheel (then put in place of any earlier wheel of
+    the same version); when the served pins are not those (they should be), it runs in a fresh
+    environment instead.
 
     The environment is kept in ``.cache/reader-env/`` under a key of the third-party pins, and
     its ``.complete`` file holds the full requirements it last installed. With the same pins and
     a new mlp_ref wheel (its line names the wheel's SHA-256), the box's line runs again in that
-    environment and the new wheel replaces the old one; new pins install a new environment.
-    Runs in the background once the site is served (tests/early.py).
+    environment and the new wheel replaces the old one. Runs in the background once the site is
+    served (tests/early.py).
     """
     from tests import readerkit
 
@@ -103,35 +161,77 @@ def _reader_env(config: pytest.Config) -> Path:
         text = response.read().decode()
     wheel_line = [line for line in text.splitlines() if line.startswith("mlp_ref")]
     pins = "\n".join(line for line in text.splitlines() if line not in wheel_line)
-    home = pagekit.ROOT / ".cache" / "reader-env" / readerkit.digest(pins)
+    home = READER_ENVS / readerkit.digest(pins)
     python, stamp = home / "bin" / "python", home / ".complete"
     installed = text.replace(server, "SITE")
     if stamp.is_file() and stamp.read_text(encoding="utf-8") == installed:
         return python
-    if not stamp.is_file():
-        for old in home.parent.glob("*"):  # environments of earlier pins
-            if old != home:
-                shutil.rmtree(old, ignore_errors=True)
+    prepared = (home / ".pins").is_file() and (home / ".pins").read_text(encoding="utf-8") == pins
+    if not stamp.is_file() and not prepared:  # the served pins are not the ones installed beside the build
+        for other in READER_ENVS.glob("*"):
+            if other != home:
+                shutil.rmtree(other, ignore_errors=True)
         python = readerkit.new_venv(home)
-    steps = [("install", "--quiet", "-r", url)]
-    if stamp.is_file():  # same pins, another mlp_ref: the box's line, then the new wheel in place of the old
-        steps.append(("install", "--quiet", "--force-reinstall", "--no-deps", *wheel_line))
-        stamp.unlink()
-    for step in steps:
-        result = readerkit.public_pip(python, *step)
-        if result.returncode != 0:
-            reason = f"pip {' '.join(step)} failed:\n{result.stdout[-3000:]}\n{result.stderr[-5000:]}"
-            if readerkit.index_unreachable(result) and not os.environ.get(readerkit.INDEX_ENV):
-                pytest.skip(f"no package index reachable ({readerkit.INDEX_ENV} unset): {reason}")
-            pytest.fail(reason, pytrace=False)
+    stamp.unlink(missing_ok=True)  # until the box's line and the wheel are in
+    _install(python, "-r", url)  # the box's line
+    # An environment may hold an earlier mlp_ref wheel of the same version, which pip would keep:
+    # this build's wheel in its place.
+    _install(python, "--force-reinstall", "--no-deps", *wheel_line)
     stamp.write_text(installed, encoding="utf-8")
     return python
 
 
-early.register("reader-env", fixture="reader_env", stage="reader's environment", work=_reader_env)
+early.register("reader-env", fixture="reader_env", stage="reader's environment", work=_reader_env,
+               after=("site", "reader-pins"))
 
 
 @pytest.fixture(scope="session")
 def reader_env(pytestconfig) -> Path:
     """The reader's environment's Python (see :func:`_reader_env`)."""
     return early.result("reader-env", pytestconfig)
+
+
+
+# --------------------------------------------------------------------------- the browser
+
+# Per module: Playwright's sync API keeps an event loop running in this thread while a browser is
+# open, and the reader's notebook runs (asyncio.run) cannot start beside it.
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Chromium for the browser tests that click and type (tests/browser_visits.py)."""
+    from tests.browser_visits import NoBrowser, launched_browser
+    from tests.test_browser import skip_or_fail
+
+    browsers = launched_browser()
+    try:
+        browser = next(browsers)
+    except NoBrowser as reason:
+        skip_or_fail(str(reason))
+    yield browser
+    browsers.close()
+
+
+def _visit_site(config: pytest.Config) -> dict:
+    """Every page of the served site visited once per viewport (tests/browser_visits.py), in a
+    process of its own with its own Chromium: it runs in the background from the moment the site
+    is served (tests/early.py), beside the unit tests. Returns what the visits saw."""
+    from tests.test_browser import skip_or_fail
+
+    site, port = early.result("site", config)
+    out = site.parent / f"{site.name}-visits.json"
+    result = subprocess.run([sys.executable, "-m", "tests.browser_visits", str(site), f"http://127.0.0.1:{port}",
+                             str(out)], cwd=pagekit.ROOT, capture_output=True, text=True, timeout=3600)
+    if result.returncode == 3:  # no browser to drive
+        skip_or_fail(result.stdout.strip())
+    if result.returncode != 0:
+        pytest.fail(f"the browser visits failed (exit {result.returncode}):\n{result.stderr[-8000:]}", pytrace=False)
+    return json.loads(out.read_text(encoding="utf-8"))
+
+
+early.register("site-visits", fixture="site_visits", stage="browser visits", work=_visit_site, after=("site",))
+
+
+@pytest.fixture(scope="session")
+def site_visits(pytestconfig) -> dict:
+    """{viewport: {page's path under the site: what its visit saw}} (see :func:`_visit_site`)."""
+    return early.result("site-visits", pytestconfig)

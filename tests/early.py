@@ -3,14 +3,16 @@
 The strict site build and the coding exercises' runs are processes that need no test to run
 first. Started at the end of collection, they run on the second core while the unit tests
 run on the first, and the fixture that needs one waits only for what is left of it
-(:func:`result`). The reader's environment follows the build in the same way: it installs
-from the served site as soon as there is one. Each job starts only if some selected test uses the fixture it serves, so
+(:func:`result`). A job may start ``after`` others: the browser's visits of every page start as
+soon as the site is served, and the reader's environment once the site is served and its
+third-party pins are installed (which runs beside the build). Each job starts only if some selected test uses the fixture it serves, so
 ``pytest tests/test_network.py`` starts nothing. A job's own run time is reported by
 ``tests/timing.py`` as a background stage; the time a test waited for it is not charged twice.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -26,23 +28,28 @@ class Job:
     fixture: str  # the fixture whose value the job computes; the job starts if a test uses it
     stage: str  # the stage of tests/timing.py its run time belongs to
     work: Callable[[pytest.Config], object]
+    after: tuple[str, ...] = ()  # jobs whose results this one needs first; its own time starts then
 
 
 JOBS: dict[str, Job] = {}
 _futures: dict[str, Future] = {}
-# The site build and the exercises beside the unit tests in the main thread, and the reader's
-# environment, which waits for the served site.
-_pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="early")  # one per job: none queues behind another
+# The site build and the exercises beside the unit tests in the main thread; the reader's
+# environment and the browser's visits, which wait for the served site.
+_pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="early")  # one per job: none queues behind another
 
 
-def register(name: str, fixture: str, stage: str, work: Callable[[pytest.Config], object]) -> None:
-    """Declare background work ``name``, computing what ``fixture`` returns from the config."""
+def register(name: str, fixture: str, stage: str, work: Callable[[pytest.Config], object],
+             after: tuple[str, ...] = ()) -> None:
+    """Declare background work ``name``, computing what ``fixture`` returns from the config, once
+    the jobs ``after`` are done."""
     if name in JOBS:
         raise ValueError(f"background job {name!r} is registered twice")
-    JOBS[name] = Job(fixture, stage, work)
+    JOBS[name] = Job(fixture, stage, work, after)
 
 
 def _timed(job: Job, config: pytest.Config):
+    for first in [_start(name, config) for name in job.after]:
+        first.result()  # its errors are this job's too
     start = time.perf_counter()
     try:
         return job.work(config)
@@ -50,10 +57,35 @@ def _timed(job: Job, config: pytest.Config):
         timing.background(job.stage, time.perf_counter() - start)
 
 
+_starting = threading.Lock()  # jobs start jobs they need (``after``): each must start once
+
+
 def _start(name: str, config: pytest.Config) -> Future:
-    if name not in _futures:
-        _futures[name] = _pool.submit(_timed, JOBS[name], config)
-    return _futures[name]
+    with _starting:
+        if name not in _futures:
+            _futures[name] = _pool.submit(_timed, JOBS[name], config)
+        return _futures[name]
+
+
+# The jobs in the order they are expected to finish (a job that starts ``after`` another, or takes
+# longer, later); a job missing here finishes last.
+FINISH_ORDER = ("exercises", "site", "public-resolve", "reader-pins", "reader-env", "site-visits")
+
+
+def _waits_for(item) -> int:
+    """0 for a test that needs no job, else the place in FINISH_ORDER of the last job it needs (from 1)."""
+    names = set(getattr(item, "fixturenames", ()))
+    needed = [FINISH_ORDER.index(name) + 1 if name in FINISH_ORDER else len(FINISH_ORDER) + 1
+              for name, job in JOBS.items() if job.fixture in names]
+    return max(needed, default=0)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(session, config, items):
+    """Run the tests that need no job first, then those that need one in the order the jobs finish,
+    so the jobs run beside the tests instead of keeping a test waiting (the order within each group
+    is the collection's: a stable sort)."""
+    items[:] = sorted(items, key=_waits_for)
 
 
 @pytest.hookimpl(trylast=True)
@@ -72,7 +104,8 @@ def result(name: str, config: pytest.Config):
     try:
         return _start(name, config).result()
     finally:
-        timing.waited(time.perf_counter() - start)
+        if threading.current_thread() is threading.main_thread():  # a job waiting for another is no test
+            timing.waited(time.perf_counter() - start)
 
 
 def pytest_sessionfinish(session):

@@ -9,6 +9,13 @@ contains; nothing is wider than a phone's screen;
 axe finds no serious or critical violation, light or dark, on a desktop or a phone
 (tests/axe_audit.py).
 
+The pages checked are read from the built site: every page that ends with a verification line
+(every page made from ``docs/``, in every edition the site has) and the execution report. Each
+is opened once per viewport, and that one visit gathers everything the checks below need
+(tests/browser_visits.py), in a process of its own that starts in the background as soon as the
+site is served (tests/conftest.py ``site_visits``). The tests that click and type (an answer
+opened, a search) use the session's ``browser`` fixture.
+
 Chromium is Debian's (``/usr/bin/chromium``) or the one named by ``CHROMIUM_PATH`` (audit/chromium.py);
 Playwright never downloads a browser. Without one the test skips with the reason, unless
 ``MLP_REQUIRE_BROWSER`` is set (``.ci/run`` sets it), which makes that a failure.
@@ -26,8 +33,8 @@ from urllib.parse import unquote, urlparse
 
 import pytest
 
-from audit.chromium import LAUNCH_ARGS, chromium_path
 from tests import axe_audit, pagekit
+from tests.browser_visits import PageVisit, is_under, page_url, site_path
 from tests.page_blocks import STATS
 
 
@@ -38,191 +45,31 @@ def skip_or_fail(reason: str):
 
 
 @pytest.fixture(scope="module")
-def browser():
-    path = chromium_path()
-    if path is None:
-        skip_or_fail("no Chromium found (install Debian's chromium or set CHROMIUM_PATH)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        skip_or_fail("playwright for Python is not installed")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=path, headless=True, args=LAUNCH_ARGS)
-        yield browser
-        browser.close()
-
-
-class PageVisit:
-    """A page opened with every console error, failed request and foreign request recorded."""
-
-    def __init__(self, browser, url: str, background: bool = False, **context_options):
-        """Open ``url``; with ``background``, return once it starts loading (then call :meth:`settle`)."""
-        self.context = browser.new_context(**context_options)
-        self.page = self.context.new_page()
-        self.problems: list[str] = []
-        self.requested: list[str] = []
-        self.page.on("request", lambda r: self.requested.append(r.url))
-        self.page.on("console", lambda m: m.type == "error" and self.problems.append(f"console error: {m.text}"))
-        self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
-        self.page.on("requestfailed", lambda r: self.problems.append(f"failed request: {r.url} ({r.failure})"))
-        self.page.on("response", lambda r: r.status >= 400 and self.problems.append(f"HTTP {r.status}: {r.url}"))
-        self.page.route("**/*", self._only_local)
-        self.page.goto(url, wait_until="commit" if background else "load")
-        if not background:
-            self.settle()
-
-    def settle(self):
-        """Wait until the page has loaded and the network is idle (after a background start)."""
-        self.page.wait_for_load_state("load")
-        self.page.wait_for_load_state("networkidle")
-
-    def _only_local(self, route):
-        url = urlparse(route.request.url)
-        if url.scheme in {"data", "blob"} or url.hostname == "127.0.0.1":
-            route.continue_()
-        else:
-            self.problems.append(f"request to another host: {route.request.url}")
-            route.abort()
-
-    def close(self):
-        self.context.close()
-
-
-def page_urls(server) -> list[tuple[str, str]]:
-    """(source file, URL of its built page) for every page in the nav and the execution report
-    (a page the build writes, outside the nav)."""
-    urls = []
-    for english in [*pagekit.nav_sources(), pagekit.load_hook("verification").REPORT]:
-        # and its Russian twin, "lessons/x.ru.md", built at ru/lessons/x/ (tests/test_editions.py)
-        for source in (english, re.sub(r"\.(md|py)$", r".ru.\1", english)):
-            folder = pagekit.built_page(Path("."), source).parent.as_posix()  # "." for the home page
-            urls.append((source, f"{server}/" if folder == "." else f"{server}/{folder}/"))
-    return urls
-
-
-# Math is rendered when the site is built (hooks/build_math.py): KaTeX's HTML draws it, the
-# MathML beside it (with the TeX as annotation) is what a screen reader reads.
-MATH_STATS = r"""() => {
-    const rendered = [...document.querySelectorAll('.katex')];
-    // Raw TeX anywhere in the page's text, folded answers and closed tabs included (outside
-    // code and the rendered math, whose MathML carries the TeX as an annotation).
-    const raw = [];
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let node; (node = walker.nextNode());) {
-        if (node.parentElement.closest('pre, code, script, style, .katex')) continue;
-        const text = node.textContent;
-        const notebook = node.parentElement.closest('.jp-RenderedMarkdown');
-        if (/\\\(|\\\[|\$\$|\\begin\{/.test(text) || (notebook && /\$[^$\n]+\$/.test(text)))
-            raw.push(text.trim().slice(0, 80));
-    }
-    return {
-        rendered: rendered.length,
-        errors: document.querySelectorAll('.katex-error').length,
-        without_mathml: rendered.filter(k => !k.querySelector('.katex-mathml math annotation')).length,
-        drawing_not_hidden: rendered.filter(k => k.querySelector('.katex-html[aria-hidden="true"]') === null).length,
-        scripts: [...document.scripts].filter(s => /mathjax|katex/i.test(s.src + s.textContent)).length,
-        raw,
-    };
-}"""
-
-IMAGES = """async () => {
-    const imgs = [...document.images];
-    await Promise.all(imgs.map(i => i.decode().catch(() => null)));
-    return imgs.map(i => ({src: i.src.slice(0, 80), ok: i.complete && i.naturalWidth > 0,
-                           alt: i.getAttribute('alt')}));
-}"""
-
-PHONE_LAYOUT = """() => ({
-    width: [document.documentElement.scrollWidth, document.documentElement.clientWidth],
-})"""
-
-# Boxes whose content is wider than they are; boxes that scroll sideways without showing it
-# (the shadow at an edge with more behind it, docs/stylesheets/extra.css); and the drawn
-# width of each display equation and figure (null when hidden in a closed answer or tab),
-# to compare a phone with a laptop.
-BOXES = """() => {
-    const shown = e => e.getClientRects().length > 0;
-    const wider = box => box.scrollWidth > box.clientWidth + 1;
-    const scroller = e => {
-        for (let box = e; box && box !== document.body; box = box.parentElement)
-            if (/auto|scroll/.test(getComputedStyle(box).overflowX)) return box;
-        return null;
-    };
-    const scrolling = [...new Set([...document.querySelectorAll('pre > code, pre, table, .mlp-math, .mlp-figure')]
-        .filter(shown).map(scroller))].filter(box => box && wider(box));
-    const equations = [...document.querySelectorAll('.mlp-math')];
-    const start = e => e.textContent.trim().slice(0, 60);
-    return {
-        equations: equations.filter(shown).filter(wider).map(e => e.querySelector('annotation').textContent.slice(0, 60)),
-        tables: [...document.querySelectorAll('table')].filter(shown).filter(t => {
-            const box = t.closest('.md-typeset__scrollwrap') || t.parentElement;
-            return wider(box) || t.getBoundingClientRect().width > box.clientWidth + 1;
-        }).map(start),
-        code: [...document.querySelectorAll('pre > code, .jp-Cell pre')].filter(shown).filter(wider).map(start),
-        scrolling_unmarked: scrolling.filter(box => !getComputedStyle(box).backgroundImage.includes('gradient')).map(start),
-        // An equation's drawing is a row of .katex-base boxes: its width is theirs, end to end.
-        equation_widths: equations.map(e => {
-            const rects = [...e.querySelectorAll('.katex-html > .katex-base')].map(b => b.getBoundingClientRect());
-            return shown(e) && rects.length ? Math.max(...rects.map(r => r.right)) - Math.min(...rects.map(r => r.left)) : null;
-        }),
-        figure_widths: [...document.querySelectorAll('.mlp-figure img')].map(i => shown(i) ? i.getBoundingClientRect().width : null),
-    };
-}"""
-
-
-# The evaluations of each viewport, and its browser context's options. axe runs after them
-# (it leaves the page in the dark scheme).
-VIEWPORTS = {
-    "desktop": ({"math": MATH_STATS, "images": IMAGES, "boxes": BOXES}, {}),
-    "phone": ({"layout": PHONE_LAYOUT, "boxes": BOXES},
-              {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}),
-}
-
-
-def observe(browser, server, built_site) -> dict[str, dict[str, dict]]:
-    """Open every page once per viewport and run that viewport's evaluations.
-
-    Returns {viewport: {source: results}}; each page's results hold ``problems`` (console errors,
-    failed or foreign requests), the URLs it ``requested``, one entry per evaluation and ``axe``
-    (tests/axe_audit.py; kept in .cache/axe/ while the page and the site's assets are unchanged), so that
-    the checks below share one visit per page and viewport. One page per core is in flight: while
-    this process reads one, the next ones load in the browser, desktop and phone visits in one stream.
-    """
-    queue = [(viewport, source, url) for viewport in VIEWPORTS for source, url in page_urls(server)]
-    observed: dict[str, dict[str, dict]] = {viewport: {} for viewport in VIEWPORTS}
-    in_flight: list[tuple[str, str, PageVisit]] = []
-    window = max(1, os.cpu_count() or 1)
-    while queue or in_flight:
-        while queue and len(in_flight) < window:
-            viewport, source, url = queue.pop(0)
-            in_flight.append((viewport, source, PageVisit(browser, url, background=True, **VIEWPORTS[viewport][1])))
-        viewport, source, visit = in_flight.pop(0)
-        visit.settle()
-        results = {name: visit.page.evaluate(script) for name, script in VIEWPORTS[viewport][0].items()}
-        results["axe"] = axe_audit.cached_audit(visit.page, built_site, pagekit.built_page(built_site, source),
-                                                VIEWPORTS[viewport][1])
-        observed[viewport][source] = {**results, "problems": list(visit.problems), "requested": list(visit.requested)}
-        visit.close()
-    return observed
-
-
-@pytest.fixture(scope="module")
-def visits(browser, server, built_site):
-    observed = observe(browser, server, built_site)
-    reused = [seen["axe"]["reused"] for pages in observed.values() for seen in pages.values()]
+def visits(site_visits):
+    """{viewport: {site path: what its visit saw}}; the numbers of audits run and reused go to the run's summary."""
+    reused = [seen["axe"]["reused"] for pages in site_visits.values() for seen in pages.values()]
     STATS["axe audits run"], STATS["axe audits reused"] = reused.count(False), reused.count(True)
-    return observed
+    STATS["pages checked in the browser"] = len(site_visits["desktop"])
+    return site_visits
 
 
 @pytest.fixture(scope="module")
 def desktop(visits):
-    STATS["pages checked in the browser"] = len(visits["desktop"])
     return visits["desktop"]
 
 
 @pytest.fixture(scope="module")
 def phone(visits):
     return visits["phone"]
+
+
+def test_every_page_made_from_docs_is_checked(desktop, phone):
+    """The pages read from the built site hold every page of the nav and the execution report, in
+    both editions (a Russian twin "lessons/x.ru.md" is built at ru/lessons/x/)."""
+    english = [*pagekit.nav_sources(), pagekit.load_hook("verification").REPORT]
+    expected = {site_path(pagekit.built_page(Path("."), source))
+                for source in english + [re.sub(r"\.(md|py)$", r".ru.\1", source) for source in english]}
+    assert expected - set(desktop) == set() and set(phone) == set(desktop), sorted(expected - set(desktop))
 
 
 def test_every_page_loads_cleanly(desktop):
@@ -247,7 +94,7 @@ def test_every_page_loads_cleanly(desktop):
 
 
 def test_lesson_pages_have_rendered_math(desktop):
-    lessons = {source: seen["math"]["rendered"] for source, seen in desktop.items() if source.startswith("lessons/")}
+    lessons = {path: seen["math"]["rendered"] for path, seen in desktop.items() if is_under(path, "lessons")}
     assert lessons and all(count > 0 for count in lessons.values()), f"rendered equations per lesson: {lessons}"
 
 
@@ -260,7 +107,7 @@ def test_nothing_is_cut_at_laptop_width(desktop):
 
 
 # Compressed (gzip) weight of everything a page loads, in KB; the labs carry their outputs.
-WEIGHT_BUDGET_KB = {"labs/": 900, "": 600}
+WEIGHT_BUDGET_KB = {"labs": 900, "": 600}
 
 
 def page_weight_kb(built_site: Path, urls: list[str]) -> tuple[float, float]:
@@ -281,14 +128,14 @@ def test_pages_stay_within_their_weight(desktop, built_site):
     heavy = {}
     for source, seen in desktop.items():
         raw, packed = page_weight_kb(built_site, seen["requested"])
-        budget = next(kb for prefix, kb in WEIGHT_BUDGET_KB.items() if source.startswith(prefix))
+        budget = next(kb for section, kb in WEIGHT_BUDGET_KB.items() if not section or is_under(source, section))
         if packed > budget:
             heavy[source] = f"{packed:.0f} KB compressed ({raw:.0f} KB uncompressed), budget {budget} KB"
     assert heavy == {}, json.dumps(heavy, indent=2)
 
 
 def test_collapsible_answer_opens_on_click(browser, server):
-    url = dict(page_urls(server))["lessons/01-neuron-and-layer.md"]
+    url = page_url(server, "lessons/01-neuron-and-layer.md")
     visit = PageVisit(browser, url)
     details = visit.page.locator("details").first
     assert details.get_attribute("open") is None
@@ -383,3 +230,26 @@ def test_no_serious_accessibility_violation(visits):
                 failures += [f"{where}: {v['id']} ({v['impact']}) on {v['count']} nodes, e.g. {v['nodes']}"
                              for v in axe_audit.blocking(run)]
     assert failures == [], "\n".join(failures)
+
+
+def test_the_audit_key_leaves_out_only_the_figures_of_the_verification_line(tmp_path):
+    """A new date, commit or run time on the line keeps a page's axe result; any other change audits again."""
+    site = tmp_path / "site"
+    (site / "lessons" / "x").mkdir(parents=True)
+    (site / "extra.css").write_text("small { color: #444; }\n", encoding="utf-8")
+    page = site / "lessons" / "x" / "index.html"
+
+    def key(line: str, body: str = "<h1>Layers</h1><p>A layer of 3 neurons.</p>", port: int = 8000) -> str:
+        page.write_text(f'<a href="http://127.0.0.1:{port}/">home</a><article>{body}<hr>\n'
+                        f'<p class="mlp-verification"><small>{line}</small></p></article>', encoding="utf-8")
+        return axe_audit.audit_key(site, page, {"viewport": {"width": 390, "height": 844}}, "140.0")
+
+    line = ("Checked when this page was built on {date}: its 12 code blocks ran on {date} {time} UTC and each "
+            "printed exactly the output shown. mlp_ref 0.4.0 (commit {commit}), NumPy 2.3.4, Python 3.11.7. "
+            '<a href="../../execution-report/">Execution report</a>.')
+    first = key(line.format(date="2026-11-30", time="16:51", commit="54cdf67abc12"))
+    assert key(line.format(date="2026-12-01", time="09:05", commit="0a1b2c3d4e5f"), port=40123) == first
+    assert key(line.format(date="2026-11-30", time="16:51", commit="54cdf67abc12").replace("each printed", "all printed")) != first
+    assert key(line.format(date="2026-11-30", time="16:51", commit="54cdf67abc12"),
+               body="<h1>Layers</h1><p>A layer of 4 neurons.</p>") != first
+    assert key(line.format(date="2026-11-30", time="16:51", commit="54cdf67abc12").replace('<a href', '<a class="x" href')) != first

@@ -28,7 +28,9 @@ from tests import pagekit
 
 LINE = re.compile(r'<p class="mlp-verification">(?P<html>.*?)</p>', re.DOTALL)
 KEYS = ("blocks", "matched", "not_run", "generators", "tables", "figures")
-WHEN = r"(?:in this build|on \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC)"  # or in the earlier build this one reused
+# When a run was, in the same words whether this build ran it or reused an earlier build's run
+# (hooks/verification.py when(): a page must be the same bytes on a build that reuses its runs).
+WHEN = r"on \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC"
 
 
 class ArticleCounter(HTMLParser):
@@ -136,6 +138,19 @@ def test_every_line_states_the_versions_commit_and_date_of_this_build(lines):
         assert stack in text, f"{source}: {text}"
         built = re.search(r"(?:Checked when this page was built|Built) on (\d{4}-\d{2}-\d{2})", text)
         assert built and built[1] in dates, f"{source}: {text}"
+        # Each run's time is this build's or an earlier build's: never later than now.
+        now = datetime.datetime.now(datetime.UTC)
+        for stated in re.findall(r"\bon (\d{4}-\d{2}-\d{2} \d{2}:\d{2}) UTC", text):
+            ran = datetime.datetime.strptime(stated, "%Y-%m-%d %H:%M").replace(tzinfo=datetime.UTC)
+            assert ran <= now, f"{source}: a run dated {stated} UTC, after this test ran: {text}"
+
+
+def test_a_run_is_always_dated():
+    """The line says when a run was in the same words on a build that ran it and on one that reused it."""
+    hook = pagekit.load_hook("verification")
+    assert hook.when("2026-01-01 12:00 UTC") == "on 2026-01-01 12:00 UTC"
+    with pytest.raises(ValueError, match="a run without its time"):
+        hook.when("")
 
 
 def report_rows(built_site) -> dict[str, list[str]]:
@@ -211,8 +226,9 @@ def test_the_build_says_when_a_block_prints_something_else(caplog):
     assert record.failed == ["block 2 (line 13) printed something else than the page shows",
                              "block 3 (line 23) raised an error"]
     assert len([r for r in caplog.records if r.levelno == logging.WARNING]) == 2  # --strict fails the build
+    record.blocks_ran_at = "2026-01-01 12:00 UTC"
     line = hook.claims(record, "2026-01-01")
-    assert "its 3 code blocks ran in this build, and 1 printed exactly the output shown" in line
+    assert "its 3 code blocks ran on 2026-01-01 12:00 UTC, and 1 printed exactly the output shown" in line
     assert "1 more block did not run: it needs no_such_module_here" in line
     assert stated_counts(line + ". mlp_ref") == dict(blocks=4, matched=1, not_run=1, generators=0, tables=0, figures=0)
 
@@ -238,7 +254,7 @@ def test_block_results_are_kept_across_prose_edits_but_not_code_edits():
 
 
 # --- the Russian edition's lines ---------------------------------------------------------------
-WHEN_RU = r"(?:в этой сборке|\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC)"
+WHEN_RU = r"\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC"  # as in English: dated, whether this build ran it or reused it
 
 
 def stated_counts_ru(text: str) -> dict[str, int]:
@@ -267,11 +283,13 @@ def stated_counts_ru(text: str) -> dict[str, int]:
 def test_the_russian_line_says_what_the_english_one_says():
     """The Russian sentence states the same figures (read back by stated_counts_ru) in each case."""
     verification = pagekit.load_hook("verification")
+    at = "2026-11-30 10:00 UTC"
     records = [verification.PageRecord("a.md", blocks=12, matched=11, not_run=["needs torch, which is not installed"],
-                                       generators=3, tables=21, figures=1),
+                                       generators=3, tables=21, figures=1, blocks_ran_at=at, rendered_at=at),
                verification.PageRecord("b.md", blocks=1, matched=1, generators=1, tables=0, figures=2,
-                                       blocks_ran_at="2026-11-29 10:00 UTC"),
-               verification.PageRecord("labs/c.py", lab=True, generators=24, tables=5, figures=3, render_seconds=40.2)]
+                                       blocks_ran_at="2026-11-29 10:00 UTC", rendered_at=at),
+               verification.PageRecord("labs/c.py", lab=True, generators=24, tables=5, figures=3, render_seconds=40.2,
+                                       rendered_at=at)]
     for record in records:
         english, russian = verification.claims(record, "2026-11-30"), verification.claims_ru(record, "2026-11-30")
         assert stated_counts_ru(russian) == stated_counts(english), (english, russian)

@@ -30,7 +30,7 @@ import mlp_ref
 from mlp_ref.course.trace import format_value
 from mlp_ref.course.widgets import WIDGETS
 from tests.page_blocks import STATS
-from tests.test_browser import PageVisit, browser, page_urls  # noqa: F401  (browser: the fixture)
+from tests.browser_visits import PageVisit, page_url
 
 RTOL = 1e-12
 SEED = 15
@@ -70,14 +70,13 @@ def markdown_cells(table: str) -> list[list[str]]:
 
 @pytest.fixture(scope="module")
 def widget_pages(server):
-    urls = dict(page_urls(server))
-    return {"network-explorer": urls["lessons/03-forward-pass.md"],
-            "activation-explorer": urls["lessons/04-activations-and-heads.md"],
-            "parameter-counter": urls["lessons/06-counting-parameters.md"]}
+    return {"network-explorer": page_url(server, "lessons/03-forward-pass.md"),
+            "activation-explorer": page_url(server, "lessons/04-activations-and-heads.md"),
+            "parameter-counter": page_url(server, "lessons/06-counting-parameters.md")}
 
 
 @pytest.fixture(scope="module")
-def opened(browser, widget_pages):  # noqa: F811
+def opened(browser, widget_pages):
     """Every widget page, all loading at once (one load each, overlapped)."""
     visits = {name: PageVisit(browser, url, background=True, viewport=VIEWPORTS["laptop"][0])
               for name, url in widget_pages.items()}

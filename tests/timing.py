@@ -17,7 +17,7 @@ from collections import defaultdict
 
 import pytest
 
-STAGES = ("unit tests", "page blocks", "exercises", "site build", "site checks", "browser",
+STAGES = ("unit tests", "page blocks", "exercises", "site build", "site checks", "browser visits", "browser",
           "reader's environment", "public index", "reader's side")
 _seconds: dict[str, float] = defaultdict(float)
 _charged_during: dict[str, float] = defaultdict(float)  # nodeid -> fixture seconds charged in its setup

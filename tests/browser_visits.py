@@ -1,0 +1,258 @@
+"""Every page of the built site opened in headless Chromium, once per viewport, and read.
+
+The pages are read from the built site (:func:`site_pages`): every page that ends with a
+verification line (hooks/verification.py gives one to every page made from ``docs/``, in every
+edition the site has) and the execution report. One visit per page and viewport gathers
+everything the browser checks (tests/test_browser.py) need: console errors, failed and foreign
+requests, the requests made, the math, the images, the boxes' widths, the page's width on a
+phone, and axe's audit in light and dark (tests/axe_audit.py). :func:`observe` does it.
+
+``python -m tests.browser_visits SITE SERVER OUT`` runs it in a process of its own: the tests
+start it in the background as soon as the site is served (tests/conftest.py), so the visits
+run beside the unit tests instead of after them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import posixpath
+import re
+import sys
+from pathlib import Path
+from urllib.parse import urlparse
+
+from audit.chromium import LAUNCH_ARGS, chromium_path
+from tests import axe_audit, pagekit
+
+
+class NoBrowser(Exception):
+    """No Chromium, or no Playwright, to drive it: the reason."""
+
+
+def launched_browser():
+    """Headless Chromium driven by Playwright (a generator: the browser, then closed).
+
+    Raises :class:`NoBrowser` when there is none to drive."""
+    path = chromium_path()
+    if path is None:
+        raise NoBrowser("no Chromium found (install Debian's chromium or set CHROMIUM_PATH)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        raise NoBrowser("playwright for Python is not installed") from None
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=path, headless=True, args=LAUNCH_ARGS)
+        yield browser
+        browser.close()
+
+
+class PageVisit:
+    """A page opened with every console error, failed request and foreign request recorded."""
+
+    def __init__(self, browser, url: str, background: bool = False, **context_options):
+        """Open ``url``; with ``background``, return once it starts loading (then call :meth:`settle`)."""
+        self.context = browser.new_context(**context_options)
+        self.page = self.context.new_page()
+        self.problems: list[str] = []
+        self.requested: list[str] = []
+        self.page.on("request", lambda r: self.requested.append(r.url))
+        self.page.on("console", lambda m: m.type == "error" and self.problems.append(f"console error: {m.text}"))
+        self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
+        self.page.on("requestfailed", lambda r: self.problems.append(f"failed request: {r.url} ({r.failure})"))
+        self.page.on("response", lambda r: r.status >= 400 and self.problems.append(f"HTTP {r.status}: {r.url}"))
+        self.page.route("**/*", self._only_local)
+        self.page.goto(url, wait_until="commit" if background else "load")
+        if not background:
+            self.settle()
+
+    def settle(self):
+        """Wait until the page has loaded and the network is idle (after a background start)."""
+        self.page.wait_for_load_state("load")
+        self.page.wait_for_load_state("networkidle")
+
+    def _only_local(self, route):
+        url = urlparse(route.request.url)
+        if url.scheme in {"data", "blob"} or url.hostname == "127.0.0.1":
+            route.continue_()
+        else:
+            self.problems.append(f"request to another host: {route.request.url}")
+            route.abort()
+
+    def close(self):
+        self.context.close()
+
+
+def page_url(server: str, source: str) -> str:
+    """The URL of the page the build makes from ``source`` (a path under docs/)."""
+    return f"{server}/{site_path(pagekit.built_page(Path('.'), source))}"
+
+
+def site_path(html: Path) -> str:
+    """The path under the site's root of a built page's ``index.html``: ``""`` for the home page,
+    else its folder with a trailing slash (``"lessons/01-neuron-and-layer/"``)."""
+    folder = html.parent.as_posix()
+    return "" if folder == "." else f"{folder}/"
+
+
+LINE = re.compile(r'<p class="mlp-verification">.*?</p>', re.DOTALL)  # hooks/verification.py
+REPORT_LINK = re.compile(r'<a href="([^"]+)">(?:Execution report|Отчёт о выполнении)</a>')  # either edition's line
+
+
+def site_pages(built_site: Path) -> list[str]:
+    """The paths under the site (:func:`site_path`) of every page to check in the browser, read from
+    the built site: each page that ends with a verification line (hooks/verification.py ends every
+    page made from docs/ with one, in every edition of the site) and the execution report its line
+    links to. The API reference's pages, made from mlp_ref's docstrings, have no line."""
+    pages = set()
+    for html in built_site.rglob("index.html"):
+        line = LINE.search(html.read_text(encoding="utf-8"))
+        if line is None:
+            continue
+        path = site_path(html.relative_to(built_site))
+        pages.add(path)
+        report = REPORT_LINK.search(line[0])
+        if report is None:
+            raise AssertionError(f"{path or 'home page'}: its verification line links no execution report: {line[0]}")
+        pages.add(posixpath.normpath(posixpath.join(path or ".", report[1])).strip("/") + "/")
+    return sorted(pages)
+
+
+def is_under(path: str, section: str) -> bool:
+    """Whether a page's site path lies in ``section`` (``"lessons"``, ``"labs"``) of any edition."""
+    return section in path.split("/")[:-1]
+
+
+# Math is rendered when the site is built (hooks/build_math.py): KaTeX's HTML draws it, the
+# MathML beside it (with the TeX as annotation) is what a screen reader reads.
+MATH_STATS = r"""() => {
+    const rendered = [...document.querySelectorAll('.katex')];
+    // Raw TeX anywhere in the page's text, folded answers and closed tabs included (outside
+    // code and the rendered math, whose MathML carries the TeX as an annotation).
+    const raw = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node; (node = walker.nextNode());) {
+        if (node.parentElement.closest('pre, code, script, style, .katex')) continue;
+        const text = node.textContent;
+        const notebook = node.parentElement.closest('.jp-RenderedMarkdown');
+        if (/\\\(|\\\[|\$\$|\\begin\{/.test(text) || (notebook && /\$[^$\n]+\$/.test(text)))
+            raw.push(text.trim().slice(0, 80));
+    }
+    return {
+        rendered: rendered.length,
+        errors: document.querySelectorAll('.katex-error').length,
+        without_mathml: rendered.filter(k => !k.querySelector('.katex-mathml math annotation')).length,
+        drawing_not_hidden: rendered.filter(k => k.querySelector('.katex-html[aria-hidden="true"]') === null).length,
+        scripts: [...document.scripts].filter(s => /mathjax|katex/i.test(s.src + s.textContent)).length,
+        raw,
+    };
+}"""
+
+IMAGES = """async () => {
+    const imgs = [...document.images];
+    await Promise.all(imgs.map(i => i.decode().catch(() => null)));
+    return imgs.map(i => ({src: i.src.slice(0, 80), ok: i.complete && i.naturalWidth > 0,
+                           alt: i.getAttribute('alt')}));
+}"""
+
+PHONE_LAYOUT = """() => ({
+    width: [document.documentElement.scrollWidth, document.documentElement.clientWidth],
+})"""
+
+# Boxes whose content is wider than they are; boxes that scroll sideways without showing it
+# (the shadow at an edge with more behind it, docs/stylesheets/extra.css); and the drawn
+# width of each display equation and figure (null when hidden in a closed answer or tab),
+# to compare a phone with a laptop.
+BOXES = """() => {
+    const shown = e => e.getClientRects().length > 0;
+    const wider = box => box.scrollWidth > box.clientWidth + 1;
+    const scroller = e => {
+        for (let box = e; box && box !== document.body; box = box.parentElement)
+            if (/auto|scroll/.test(getComputedStyle(box).overflowX)) return box;
+        return null;
+    };
+    const scrolling = [...new Set([...document.querySelectorAll('pre > code, pre, table, .mlp-math, .mlp-figure')]
+        .filter(shown).map(scroller))].filter(box => box && wider(box));
+    const equations = [...document.querySelectorAll('.mlp-math')];
+    const start = e => e.textContent.trim().slice(0, 60);
+    return {
+        equations: equations.filter(shown).filter(wider).map(e => e.querySelector('annotation').textContent.slice(0, 60)),
+        tables: [...document.querySelectorAll('table')].filter(shown).filter(t => {
+            const box = t.closest('.md-typeset__scrollwrap') || t.parentElement;
+            return wider(box) || t.getBoundingClientRect().width > box.clientWidth + 1;
+        }).map(start),
+        code: [...document.querySelectorAll('pre > code, .jp-Cell pre')].filter(shown).filter(wider).map(start),
+        scrolling_unmarked: scrolling.filter(box => !getComputedStyle(box).backgroundImage.includes('gradient')).map(start),
+        // An equation's drawing is a row of .katex-base boxes: its width is theirs, end to end.
+        equation_widths: equations.map(e => {
+            const rects = [...e.querySelectorAll('.katex-html > .katex-base')].map(b => b.getBoundingClientRect());
+            return shown(e) && rects.length ? Math.max(...rects.map(r => r.right)) - Math.min(...rects.map(r => r.left)) : null;
+        }),
+        figure_widths: [...document.querySelectorAll('.mlp-figure img')].map(i => shown(i) ? i.getBoundingClientRect().width : null),
+    };
+}"""
+
+
+# The evaluations of each viewport, and its browser context's options. axe starts after them
+# (it leaves the page in the dark scheme).
+VIEWPORTS = {
+    "desktop": ({"math": MATH_STATS, "images": IMAGES, "boxes": BOXES}, {}),
+    "phone": ({"layout": PHONE_LAYOUT, "boxes": BOXES},
+              {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}),
+}
+def observe(browser, server: str, built_site: Path) -> dict[str, dict[str, dict]]:
+    """Open every page of :func:`site_pages` once per viewport and run that viewport's evaluations.
+
+    Returns ``{viewport: {site path: results}}``; each page's results hold ``problems`` (console
+    errors, failed or foreign requests), the URLs it ``requested``, one entry per evaluation and
+    ``axe`` (tests/axe_audit.py; kept in .cache/axe/ while the page and the site's assets are
+    unchanged), so that the checks share one visit per page and viewport. Pages go through in one
+    stream, desktop and phone visits alike, with as many in flight as the machine has cores: each
+    visit loads, is read and starts its audit, and is collected and closed only once the pages
+    after it have started theirs, so that the audits of two pages (each in its own renderer
+    process) run at the same time, beside the loads of the next ones.
+    """
+    queue = [(viewport, path) for viewport in VIEWPORTS for path in site_pages(built_site)]
+    pages: dict[str, dict[str, dict]] = {viewport: {} for viewport in VIEWPORTS}
+    in_flight: list[dict] = []  # each: viewport, path, visit; once read: results, audit
+    window = max(1, os.cpu_count() or 1)
+    while queue or in_flight:
+        while queue and len(in_flight) < window:
+            viewport, path = queue.pop(0)
+            visit = PageVisit(browser, f"{server}/{path}", background=True, **VIEWPORTS[viewport][1])
+            in_flight.append({"viewport": viewport, "path": path, "visit": visit})
+        for item in in_flight:  # read each loaded page and start its audit
+            if "audit" not in item:
+                visit, options = item["visit"], VIEWPORTS[item["viewport"]]
+                visit.settle()
+                item["results"] = {name: visit.page.evaluate(script) for name, script in options[0].items()}
+                html = built_site / item["path"] / "index.html"
+                item["audit"] = axe_audit.Audit(visit.page, built_site, html, options[1])
+        item = in_flight.pop(0)
+        visit = item["visit"]
+        pages[item["viewport"]][item["path"]] = {**item["results"], "axe": item["audit"].result(),
+                                                 "problems": list(visit.problems), "requested": list(visit.requested)}
+        visit.close()
+    return pages
+
+
+def main(argv: list[str]) -> int:
+    """``python -m tests.browser_visits SITE SERVER OUT``: :func:`observe` the site served at
+    SERVER from the folder SITE, and write the results to OUT as JSON. Exit status 3, with the
+    reason on standard output, when there is no browser to drive."""
+    site, server, out = Path(argv[0]), argv[1], Path(argv[2])
+    try:
+        browsers = launched_browser()
+        browser = next(browsers)
+    except NoBrowser as reason:
+        print(reason)
+        return 3
+    try:
+        out.write_text(json.dumps(observe(browser, server, site)), encoding="utf-8")
+    finally:
+        browsers.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
