@@ -29,7 +29,7 @@ import pytest
 import mlp_ref
 from mlp_ref.course.widgets import WIDGETS, widget_html
 from tests import pagekit
-from tests.test_browser import PageVisit, browser, page_urls  # noqa: F401  (browser: the fixture)
+from tests.browser_visits import PageVisit, page_url
 
 EDITIONS = ("en", "ru")
 CYRILLIC = re.compile("[А-Яа-яЁё]")
@@ -52,13 +52,12 @@ def lesson_of_each_widget() -> dict[str, str]:
 @pytest.fixture(scope="module")
 def widget_urls(server):
     """(widget, edition) -> the URL of its page; the Russian edition is served under /ru/."""
-    urls = dict(page_urls(server))
-    return {(name, edition): urls[source].replace(f"{server}/", f"{server}/ru/" if edition == "ru" else f"{server}/", 1)
+    return {(name, edition): page_url(server, source).replace(f"{server}/", f"{server}/ru/" if edition == "ru" else f"{server}/", 1)
             for name, source in lesson_of_each_widget().items() for edition in EDITIONS}
 
 
 @pytest.fixture(scope="module")
-def opened(browser, widget_urls):  # noqa: F811
+def opened(browser, widget_urls):
     """Every widget page of both editions, loading at once."""
     visits = {key: PageVisit(browser, url, background=True, viewport={"width": 1280, "height": 900})
               for key, url in widget_urls.items()}
