@@ -412,7 +412,7 @@ def on_files(files: Files, config) -> Files:
         else:
             pages[file.src_uri] = segments(blocks)
             entries[file.src_uri] = entry
-    _state.update(records=records, cached=cached, entries=entries, run=BlockRun(pages))
+    _state.update(records=records, cached=cached, entries=entries, run=BlockRun(pages), ran_at=now_utc())
     title = say("Execution report", ru="Отчёт о выполнении")
     files.append(File.generated(config, REPORT, content=f"# {title}\n", inclusion=InclusionLevel.NOT_IN_NAV))
     return files
