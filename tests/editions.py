@@ -24,7 +24,7 @@ import io
 import os
 import re
 import sys
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -40,6 +40,16 @@ _VALUE = re.compile(r"\{@(?P<expr>.*?)@\}", re.DOTALL)
 def twin_of(path: Path) -> Path:
     """The Russian twin's path of an English page (``a.md`` → ``a.ru.md``)."""
     return path.with_name(f"{path.stem}.ru{path.suffix}")
+
+
+def twin_source(source: str) -> str:
+    """:func:`twin_of` for a page's path under docs/ as text (``"labs/digits.py"``)."""
+    return twin_of(PurePosixPath(source)).as_posix()
+
+
+def english_of(path: Path) -> Path:
+    """The English page of a page: itself, or the page a Russian twin translates."""
+    return path.with_name(path.name.replace(".ru.", "."))
 
 
 def english_pages(docs: Path = DOCS) -> list[Path]:
@@ -224,6 +234,6 @@ if __name__ == "__main__":
     for name in sys.argv[1:]:
         page = Path(name).resolve()
         print(preview(page))
-        english = page.with_name(page.name.replace(".ru.", "."))
+        english = english_of(page)
         if english != page and english.exists():
             print("\n".join(differences(english, page)) or f"{page.name}: code and anchors match {english.name}")

@@ -33,7 +33,7 @@ from urllib.parse import unquote, urlparse
 
 import pytest
 
-from tests import axe_audit, pagekit
+from tests import axe_audit, editions, pagekit
 from tests.browser_visits import PageVisit, is_under, page_url, site_path
 from tests.page_blocks import STATS
 
@@ -68,7 +68,7 @@ def test_every_page_made_from_docs_is_checked(desktop, phone):
     both editions (a Russian twin "lessons/x.ru.md" is built at ru/lessons/x/)."""
     english = [*pagekit.nav_sources(), pagekit.load_hook("verification").REPORT]
     expected = {site_path(pagekit.built_page(Path("."), source))
-                for source in english + [re.sub(r"\.(md|py)$", r".ru.\1", source) for source in english]}
+                for source in english + [editions.twin_source(source) for source in english]}
     assert expected - set(desktop) == set() and set(phone) == set(desktop), sorted(expected - set(desktop))
 
 

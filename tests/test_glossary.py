@@ -9,7 +9,7 @@ import pytest
 
 from prose import glossary
 from prose.structure import pages
-from tests import pagekit
+from tests import editions, pagekit
 
 TERMS = glossary.terms()
 
@@ -25,7 +25,7 @@ def stems(term: str) -> list[str]:
 def test_the_page_named_uses_the_term_in_both_editions(term):
     by_key = {page.key: page for page in pages(language="en")}
     english = pagekit.DOCS / by_key[term.page].path
-    russian = english.with_name(english.name.replace(english.suffix, f".ru{english.suffix}"))
+    russian = editions.twin_of(english)
     for path, said in ((english, term.en), (russian, term.ru)):
         text = path.read_text(encoding="utf-8").lower()
         missing = [stem for stem in stems(said) if stem not in text]

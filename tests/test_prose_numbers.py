@@ -40,6 +40,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests import editions
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 INPUTS = ROOT / "prose" / "inputs"
@@ -238,9 +240,7 @@ def pages() -> list[Path]:
     return sorted(DOCS.rglob("*.md")) + sorted((DOCS / "labs").glob("*.py"))
 
 
-def english(page: Path) -> Path:
-    """The English page of a page: itself, or the page a Russian twin (``a.ru.md``) translates."""
-    return page.with_name(page.name.replace(".ru.", "."))
+english = editions.english_of
 
 
 def inputs_file(page: Path) -> Path:
@@ -302,7 +302,7 @@ def test_no_declaration_is_unreviewed(page):
 @pytest.mark.parametrize("page", [p for p in PAGES if english(p) == p], ids=[i for i, p in zip(IDS, PAGES) if english(p) == p])
 def test_every_declared_input_is_used(page):
     """Used by the page or by its Russian twin (which may say an input the English page spells out)."""
-    twin = page.with_name(f"{page.stem}.ru{page.suffix}")
+    twin = editions.twin_of(page)
     used = {n.value for n in page_numbers(page)} | ({n.value for n in page_numbers(twin)} if twin.exists() else set())
     stale = sorted(str(v) for v in declared(page) if v not in used)
     assert not stale, f"{inputs_file(page).relative_to(ROOT)} declares numbers its page no longer types: {stale}"

@@ -15,7 +15,7 @@ import shutil
 
 import pytest
 
-from tests import pagekit
+from tests import editions, pagekit
 
 render_cache = pagekit.load_hook("render_cache")
 
@@ -170,7 +170,7 @@ def test_the_build_left_one_entry_per_page(built_site, monkeypatch):
     monkeypatch.setenv("MLP_SITE_BUILD", "1")  # as the build sets it (hooks/reader_downloads.py)
     monkeypatch.setenv("MLP_LANG", "en")  # as hooks/edition.py sets it for the English edition
     for source in pagekit.nav_sources():
-        twin = re.sub(r"\.(md|py)$", r".ru.\1", source)
+        twin = editions.twin_source(source)
         for page in (source, twin):
             entries = sorted(render_cache.CACHE.glob(f"{page.replace('/', '_')}-*.json"))
             assert len(entries) == 1, f"{page}: {len(entries)} cache entries"

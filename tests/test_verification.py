@@ -24,7 +24,7 @@ from importlib import metadata
 import nbformat
 import pytest
 
-from tests import pagekit
+from tests import editions, pagekit
 
 LINE = re.compile(r'<p class="mlp-verification">(?P<html>.*?)</p>', re.DOTALL)
 KEYS = ("blocks", "matched", "not_run", "generators", "tables", "figures")
@@ -301,7 +301,7 @@ def russian_lines(built_site) -> dict[str, str]:
     """The text of each Russian page's line, by its twin's source (each must have exactly one)."""
     found = {}
     for source in pagekit.nav_sources():
-        twin = re.sub(r"\.(md|py)$", r".ru.\1", source)
+        twin = editions.twin_source(source)
         matches = LINE.findall(pagekit.built_page(built_site, twin).read_text(encoding="utf-8"))
         assert len(matches) == 1, f"{twin}: {len(matches)} verification lines"
         found[twin] = text_of(matches[0])
