@@ -10,10 +10,19 @@ phone, and axe's audit in light and dark (tests/axe_audit.py). :func:`observe` d
 ``python -m tests.browser_visits SITE SERVER OUT`` runs it in a process of its own: the tests
 start it in the background as soon as the site is served (tests/conftest.py), so the visits
 run beside the unit tests instead of after them.
+
+What a visit sees is decided by the page's HTML, the site's style sheets, scripts, fonts and
+images, which files the site has (a request for a missing one fails), the viewport, the browser
+and the code that visits. A visit's results are kept in ``.cache/visits/`` under a key of all of
+those (:func:`visit_key`), so a page that did not change since the last run is not opened again:
+after an edit of one page, or of ``mlp_ref`` code that one page shows, only the pages whose HTML
+changed are visited. ``MLP_CACHE=0`` visits every page.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import os
 import posixpath
@@ -212,8 +221,16 @@ def observe(browser, server: str, built_site: Path) -> dict[str, dict[str, dict]
     after it have started theirs, so that the audits of two pages (each in its own renderer
     process) run at the same time, beside the loads of the next ones.
     """
-    queue = [(viewport, path) for viewport in VIEWPORTS for path in site_pages(built_site)]
     pages: dict[str, dict[str, dict]] = {viewport: {} for viewport in VIEWPORTS}
+    kept = KeptVisits(built_site, server, browser.version)
+    queue = []
+    for viewport in VIEWPORTS:
+        for path in site_pages(built_site):
+            seen = kept.get(viewport, path)
+            if seen is None:
+                queue.append((viewport, path))
+            else:
+                pages[viewport][path] = seen
     in_flight: list[dict] = []  # each: viewport, path, visit; once read: results, audit
     window = max(1, os.cpu_count() or 1)
     while queue or in_flight:
@@ -230,10 +247,70 @@ def observe(browser, server: str, built_site: Path) -> dict[str, dict[str, dict]
                 item["audit"] = axe_audit.Audit(visit.page, built_site, html, options[1])
         item = in_flight.pop(0)
         visit = item["visit"]
-        pages[item["viewport"]][item["path"]] = {**item["results"], "axe": item["audit"].result(),
-                                                 "problems": list(visit.problems), "requested": list(visit.requested)}
+        seen = {**item["results"], "axe": item["audit"].result(),
+                "problems": list(visit.problems), "requested": list(visit.requested)}
+        pages[item["viewport"]][item["path"]] = {**seen, "reused": False}
+        kept.put(item["viewport"], item["path"], seen)
         visit.close()
     return pages
+
+
+VISITS = pagekit.ROOT / ".cache" / "visits"
+SERVER_MARK = "http://SERVER"  # the served address in a kept visit: the port changes from run to run
+
+
+def visit_key(site: Path, path: str, viewport: str, browser_version: str) -> str:
+    """A digest of everything one visit of the page at ``path`` depends on; the same key, the same results.
+
+    It covers the page's HTML (as axe's key reads it: :func:`tests.axe_audit._for_key` leaves out
+    the served port and the verification line's figures, the time and commit of a build), the
+    site's style sheets, scripts, fonts and images (:func:`tests.axe_audit.assets_digest`), the
+    names of all the site's files (a page that requests a file the site lost must fail again),
+    the viewport and its context options, the browser's version, axe's script and the code of
+    this module and of tests/axe_audit.py. The content of the site's other pages and data files
+    (the search index, the sitemap) is not in it: a visit never reads them, except the search
+    index, which Material's search loads in a worker, and which the search tests
+    (tests/test_browser.py) query on every run.
+    """
+    digest = hashlib.sha256()
+    digest.update(json.dumps([viewport, VIEWPORTS[viewport][1], browser_version, axe_audit.assets_digest(site),
+                              file_names(site)]).encode())
+    for module in (Path(__file__), Path(axe_audit.__file__)):
+        digest.update(module.read_bytes())
+    digest.update(axe_audit.axe_source().encode())
+    digest.update(axe_audit._for_key((site / path / "index.html").read_bytes()))
+    return digest.hexdigest()
+
+
+@functools.cache
+def file_names(site: Path) -> tuple[str, ...]:
+    """The paths of all the built site's files, under its root, sorted."""
+    return tuple(sorted(file.relative_to(site).as_posix() for file in site.rglob("*") if file.is_file()))
+
+
+class KeptVisits:
+    """The visits kept in :data:`VISITS` from earlier runs, by :func:`visit_key` (none with ``MLP_CACHE=0``)."""
+
+    def __init__(self, site: Path, server: str, browser_version: str):
+        self.site, self.server, self.browser_version = site, server, browser_version
+        self.on = os.environ.get(axe_audit.CACHE_SWITCH, "1") != "0"
+
+    def _file(self, viewport: str, path: str) -> Path:
+        return VISITS / f"{visit_key(self.site, path, viewport, self.browser_version)}.json"
+
+    def get(self, viewport: str, path: str) -> dict | None:
+        """What an earlier visit of the same page saw, with this run's address; None if there is none."""
+        file = self._file(viewport, path) if self.on else None
+        if file is None or not file.is_file():
+            return None
+        seen = json.loads(file.read_text(encoding="utf-8").replace(SERVER_MARK, self.server))
+        return {**seen, "axe": {**seen["axe"], "reused": True}, "reused": True}
+
+    def put(self, viewport: str, path: str, seen: dict) -> None:
+        """Keep what a visit saw, with the served address replaced by :data:`SERVER_MARK`."""
+        if self.on:
+            VISITS.mkdir(parents=True, exist_ok=True)
+            self._file(viewport, path).write_text(json.dumps(seen).replace(self.server, SERVER_MARK), encoding="utf-8")
 
 
 def main(argv: list[str]) -> int:

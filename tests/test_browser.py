@@ -33,7 +33,7 @@ from urllib.parse import unquote, urlparse
 
 import pytest
 
-from tests import axe_audit, editions, pagekit
+from tests import axe_audit, browser_visits, editions, pagekit
 from tests.browser_visits import PageVisit, is_under, page_url, site_path
 from tests.page_blocks import STATS
 
@@ -50,6 +50,7 @@ def visits(site_visits):
     reused = [seen["axe"]["reused"] for pages in site_visits.values() for seen in pages.values()]
     STATS["axe audits run"], STATS["axe audits reused"] = reused.count(False), reused.count(True)
     STATS["pages checked in the browser"] = len(site_visits["desktop"])
+    STATS["page visits reused"] = sum(seen["reused"] for pages in site_visits.values() for seen in pages.values())
     return site_visits
 
 
@@ -256,3 +257,45 @@ def test_the_audit_key_leaves_out_only_the_figures_of_the_verification_line(tmp_
     assert key(line.format(date="2026-11-30", time="16:51", commit="54cdf67abc12"),
                body="<h1>Layers</h1><p>A layer of 4 neurons.</p>") != first
     assert key(line.format(date="2026-11-30", time="16:51", commit="54cdf67abc12").replace('<a href', '<a class="x" href')) != first
+
+
+def test_a_visit_is_kept_while_nothing_it_depends_on_changes(tmp_path, monkeypatch):
+    """The visit key (tests/browser_visits.py) stays with a new port and new figures on the verification
+    line, and changes with the page, a style sheet, a lost file, the viewport or the browser; a kept
+    visit comes back with this run's address, and none is kept or reused with MLP_CACHE=0."""
+    site = tmp_path / "site"
+    (site / "lessons" / "x").mkdir(parents=True)
+    (site / "extra.css").write_text("small { color: #444; }\n", encoding="utf-8")
+    (site / "search").mkdir()
+    (site / "search" / "search_index.json").write_text("{}", encoding="utf-8")
+    page = site / "lessons" / "x" / "index.html"
+
+    def key(body: str = "<p>A layer of 3 neurons.</p>", port: int = 8000, date: str = "2026-11-30",
+            viewport: str = "phone", browser: str = "140.0") -> str:
+        browser_visits.file_names.cache_clear()
+        axe_audit.assets_digest.cache_clear()
+        page.write_text(f'<a href="http://127.0.0.1:{port}/">home</a><article>{body}\n'
+                        f'<p class="mlp-verification">Checked on {date}.</p></article>', encoding="utf-8")
+        return browser_visits.visit_key(site, "lessons/x/", viewport, browser)
+
+    first = key()
+    assert key(port=40123, date="2026-12-01") == first
+    assert key(body="<p>A layer of 4 neurons.</p>") != first
+    assert key(viewport="desktop") != first and key(browser="141.0") != first
+    (site / "extra.css").write_text("small { color: #555; }\n", encoding="utf-8")
+    assert key() != first
+    changed_css = key()
+    (site / "search" / "search_index.json").write_text('{"docs": []}', encoding="utf-8")
+    assert key() == changed_css  # another file's content: a visit does not read it
+    (site / "search" / "search_index.json").unlink()
+    assert key() != changed_css  # but a request for a file the site lost fails
+
+    monkeypatch.setattr(browser_visits, "VISITS", tmp_path / "visits")
+    seen = {"requested": ["http://127.0.0.1:8000/extra.css"], "problems": [], "axe": {"light": {}, "reused": False}}
+    browser_visits.KeptVisits(site, "http://127.0.0.1:8000", "140.0").put("phone", "lessons/x/", seen)
+    again = browser_visits.KeptVisits(site, "http://127.0.0.1:40123", "140.0").get("phone", "lessons/x/")
+    assert again["requested"] == ["http://127.0.0.1:40123/extra.css"]
+    assert again["reused"] and again["axe"]["reused"]
+    assert browser_visits.KeptVisits(site, "http://127.0.0.1:8000", "141.0").get("phone", "lessons/x/") is None
+    monkeypatch.setenv(axe_audit.CACHE_SWITCH, "0")
+    assert browser_visits.KeptVisits(site, "http://127.0.0.1:8000", "140.0").get("phone", "lessons/x/") is None
