@@ -105,12 +105,14 @@ SERVED_PORT = re.compile(rb"127\.0\.0\.1:\d+")
 # at those (contrast, names, roles, links told from text), not at which digits a text holds,
 # so the key reads the line with every figure (a run of digits, or a commit's hex digits)
 # replaced by one "0". Any other change to the line, or to anything else, audits the page again.
-VERIFICATION_LINE = re.compile(rb'<p class="mlp-verification">.*?</p>', re.DOTALL)
+# The execution report's first paragraph (hooks/verification.py FACTS_CLASS), with the build's commit
+# and its length in seconds, is read the same way.
+VERIFICATION_LINE = re.compile(rb'<p class="(?:mlp-verification|mlp-build-facts)">.*?</p>', re.DOTALL)
 FIGURE = re.compile(rb"\b[0-9a-f]*[0-9][0-9a-f]*\b")
 
 
 def _for_key(html: bytes) -> bytes:
-    """The page's HTML as the audit key reads it: the port and the verification line's figures left out."""
+    """The page's HTML as the audit key reads it: the port, the verification line's figures and the execution report's build facts left out."""
     html = SERVED_PORT.sub(b"127.0.0.1:PORT", html)
     return VERIFICATION_LINE.sub(lambda line: FIGURE.sub(b"0", line[0]), html)
 

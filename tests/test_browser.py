@@ -257,6 +257,13 @@ def test_the_audit_key_leaves_out_only_the_figures_of_the_verification_line(tmp_
     assert key(line.format(date="2026-11-30", time="16:51", commit="54cdf67abc12"),
                body="<h1>Layers</h1><p>A layer of 4 neurons.</p>") != first
     assert key(line.format(date="2026-11-30", time="16:51", commit="54cdf67abc12").replace('<a href', '<a class="x" href')) != first
+    facts = '<p class="mlp-build-facts">With mlp_ref 0.1.0 (commit {commit}). This build took {seconds} s.</p>'
+    report = key(line.format(date="2026-11-30", time="16:51", commit="54cdf67abc12"),
+                 body=facts.format(commit="41fd2e7908f6", seconds="8.5") + "<table><tr><td>3.1</td></tr></table>")
+    assert key(line.format(date="2026-11-30", time="16:51", commit="54cdf67abc12"),
+               body=facts.format(commit="51564408195c", seconds="12.3") + "<table><tr><td>3.1</td></tr></table>") == report
+    assert key(line.format(date="2026-11-30", time="16:51", commit="54cdf67abc12"),
+               body=facts.format(commit="51564408195c", seconds="12.3") + "<table><tr><td>3.2</td></tr></table>") != report
 
 
 def test_a_visit_is_kept_while_nothing_it_depends_on_changes(tmp_path, monkeypatch):

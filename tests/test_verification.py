@@ -178,6 +178,17 @@ def test_the_execution_report_lists_every_page_with_the_same_figures(built_site,
     assert list(map(int, rows["all"][1:7])) == totals
 
 
+@pytest.mark.parametrize("report", ["execution-report", "ru/execution-report"])
+def test_the_reports_build_facts_are_the_paragraph_the_browser_caches_read_without_figures(built_site, report):
+    """The paragraph with the build's commit and length is the one tests/axe_audit.py reads without its
+    figures: a report that differs only there is not audited or visited again; its table is."""
+    html = (built_site / report / "index.html").read_text(encoding="utf-8")
+    facts = re.findall(r'<p class="mlp-build-facts">(.*?)</p>', html, re.DOTALL)
+    assert len(facts) == 1 and re.search(r"\((commit|коммит) [0-9a-f]+|no git commit|без коммита", facts[0]), facts
+    assert re.search(r"\d+\.\d (s|с)\b", facts[0]), facts
+    assert "<table" not in facts[0] and "<table" in html
+
+
 # --- the build's own check, on a page made up here ------------------------------------------
 
 PAGE = """\

@@ -22,6 +22,7 @@ STAGES = ("unit tests", "page blocks", "exercises", "site build", "site checks",
 _seconds: dict[str, float] = defaultdict(float)
 _charged_during: dict[str, float] = defaultdict(float)  # nodeid -> fixture seconds charged in its setup
 _background: dict[str, float] = defaultdict(float)  # stage -> seconds run beside the tests
+_waited: list[float] = [0.0]  # seconds the tests spent waiting for background work
 _current: list[str] = [""]
 _start: list[float] = [0.0]
 
@@ -61,6 +62,7 @@ def background(stage: str, seconds: float) -> None:
 def waited(seconds: float) -> None:
     """Take the time a test's setup spent waiting for background work out of that test's stage."""
     _charged_during[_current[0]] += seconds
+    _waited[0] += seconds
 
 
 def pytest_sessionstart(session):
@@ -94,4 +96,5 @@ def pytest_terminal_summary(terminalreporter):
             if stage in _background:
                 line += "  (in the background, beside the tests)"
             terminalreporter.write_line(line)
+    terminalreporter.write_line(f"{'tests waiting for those':>28}: {_waited[0]:6.1f} s  (the background's lead over the tests)")
     terminalreporter.write_line(f"{'whole run':>28}: {time.perf_counter() - _start[0]:6.1f} s")
