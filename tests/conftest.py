@@ -67,7 +67,7 @@ def _build_and_serve(config: pytest.Config) -> tuple[Path, int]:
     return site, port
 
 
-early.register("site", fixture="built_site", stage="site build", work=_build_and_serve)
+early.register("site", fixture="built_site", stage="site build", work=_build_and_serve, at_start=True)
 
 
 @pytest.fixture(scope="session")

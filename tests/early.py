@@ -29,6 +29,7 @@ class Job:
     stage: str  # the stage of tests/timing.py its run time belongs to
     work: Callable[[pytest.Config], object]
     after: tuple[str, ...] = ()  # jobs whose results this one needs first; its own time starts then
+    at_start: bool = False  # in a run of the whole suite, start when the session starts (before collection)
 
 
 JOBS: dict[str, Job] = {}
@@ -39,12 +40,30 @@ _pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="early")  # one per
 
 
 def register(name: str, fixture: str, stage: str, work: Callable[[pytest.Config], object],
-             after: tuple[str, ...] = ()) -> None:
+             after: tuple[str, ...] = (), at_start: bool = False) -> None:
     """Declare background work ``name``, computing what ``fixture`` returns from the config, once
-    the jobs ``after`` are done."""
+    the jobs ``after`` are done. With ``at_start``, a run of the whole suite starts it as the
+    session starts, before the few seconds of collection, instead of at the end of collection."""
     if name in JOBS:
         raise ValueError(f"background job {name!r} is registered twice")
-    JOBS[name] = Job(fixture, stage, work, after)
+    JOBS[name] = Job(fixture, stage, work, after, at_start)
+
+
+def whole_suite(config: pytest.Config) -> bool:
+    """Whether this run is the whole suite (``make test``): no paths, no -k, -m or last-failed
+    selection, no --collect-only. Every job serves some test of the whole suite."""
+    option = config.option
+    return (config.args_source != pytest.Config.ArgsSource.ARGS and not option.keyword and not option.markexpr
+            and not getattr(option, "lf", False) and not getattr(option, "failedfirst", False)
+            and not option.collectonly)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionstart(session):
+    if whole_suite(session.config):
+        for name, job in JOBS.items():
+            if job.at_start:
+                _start(name, session.config)
 
 
 def _timed(job: Job, config: pytest.Config):
@@ -105,7 +124,7 @@ def result(name: str, config: pytest.Config):
         return _start(name, config).result()
     finally:
         if threading.current_thread() is threading.main_thread():  # a job waiting for another is no test
-            timing.waited(time.perf_counter() - start)
+            timing.waited(time.perf_counter() - start, name)
 
 
 def pytest_sessionfinish(session):

@@ -22,7 +22,7 @@ STAGES = ("unit tests", "page blocks", "exercises", "site build", "site checks",
 _seconds: dict[str, float] = defaultdict(float)
 _charged_during: dict[str, float] = defaultdict(float)  # nodeid -> fixture seconds charged in its setup
 _background: dict[str, float] = defaultdict(float)  # stage -> seconds run beside the tests
-_waited: list[float] = [0.0]  # seconds the tests spent waiting for background work
+_waited: dict[str, float] = defaultdict(float)  # job -> seconds the tests spent waiting for it
 _current: list[str] = [""]
 _start: list[float] = [0.0]
 
@@ -59,10 +59,10 @@ def background(stage: str, seconds: float) -> None:
     _background[stage] += seconds
 
 
-def waited(seconds: float) -> None:
-    """Take the time a test's setup spent waiting for background work out of that test's stage."""
+def waited(seconds: float, job: str) -> None:
+    """Take the time a test's setup spent waiting for background ``job`` out of that test's stage."""
     _charged_during[_current[0]] += seconds
-    _waited[0] += seconds
+    _waited[job] += seconds
 
 
 def pytest_sessionstart(session):
@@ -96,5 +96,8 @@ def pytest_terminal_summary(terminalreporter):
             if stage in _background:
                 line += "  (in the background, beside the tests)"
             terminalreporter.write_line(line)
-    terminalreporter.write_line(f"{'tests waiting for those':>28}: {_waited[0]:6.1f} s  (the background's lead over the tests)")
+    waits = ", ".join(f"{job} {seconds:.1f} s" for job, seconds in sorted(_waited.items(), key=lambda w: -w[1])
+                      if seconds >= 0.05)
+    terminalreporter.write_line(f"{'tests waiting for those':>28}: {sum(_waited.values()):6.1f} s"
+                                + (f"  (for: {waits})" if waits else ""))
     terminalreporter.write_line(f"{'whole run':>28}: {time.perf_counter() - _start[0]:6.1f} s")
