@@ -88,7 +88,7 @@ def _start(name: str, config: pytest.Config) -> Future:
 
 # The jobs in the order they are expected to finish (a job that starts ``after`` another, or takes
 # longer, later); a job missing here finishes last.
-FINISH_ORDER = ("page-blocks", "exercises", "site", "public-resolve", "reader-pins", "reader-env", "site-visits")
+FINISH_ORDER = ("exercises", "site", "page-blocks", "public-resolve", "reader-pins", "reader-env", "site-visits")
 
 
 def _waits_for(item) -> int:

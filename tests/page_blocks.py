@@ -198,8 +198,10 @@ def _run_in_background(config: pytest.Config) -> dict[str, dict]:
     folder = Path(tempfile.mkdtemp(prefix="page-blocks-", dir=config._tmp_path_factory.getbasetemp()))
     out = folder / "runs.json"
     pages = [str(page) for page in config.stash.get(_PAGES, [])]
+    # At a lower priority than the site build beside it, which the tests wait for first (FINISH_ORDER).
     result = subprocess.run([sys.executable, "-m", "tests.page_blocks", str(out), *pages],
-                            cwd=pagekit.ROOT, capture_output=True, text=True, timeout=1800)
+                            cwd=pagekit.ROOT, capture_output=True, text=True, timeout=1800,
+                            preexec_fn=(lambda: os.nice(5)) if hasattr(os, "nice") else None)
     if result.returncode != 0:
         pytest.fail(f"the run of the page blocks failed (exit {result.returncode}):\n{result.stderr[-8000:]}",
                     pytrace=False)
