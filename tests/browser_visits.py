@@ -1,8 +1,7 @@
 """Every page of the built site opened in headless Chromium, once per viewport, and read.
 
-The pages are read from the built site (:func:`site_pages`): every page that ends with a
-verification line (hooks/verification.py gives one to every page made from ``docs/``, in every
-edition the site has) and the execution report. One visit per page and viewport gathers
+The pages are read from the built site (:func:`site_pages`): every page it has, in every edition
+(the pages made from ``docs/``, the execution report, the API reference). One visit per page and viewport gathers
 everything the browser checks (tests/test_browser.py) need: console errors, failed and foreign
 requests, the requests made, the math, the images, the boxes' widths, the page's width on a
 phone, and axe's audit in light and dark (tests/axe_audit.py). :func:`observe` does it.
@@ -110,16 +109,16 @@ REPORT_LINK = re.compile(r'<a href="([^"]+)">(?:Execution report|Отчёт о �
 
 def site_pages(built_site: Path) -> list[str]:
     """The paths under the site (:func:`site_path`) of every page to check in the browser, read from
-    the built site: each page that ends with a verification line (hooks/verification.py ends every
-    page made from docs/ with one, in every edition of the site) and the execution report its line
-    links to. The API reference's pages, made from mlp_ref's docstrings, have no line."""
-    pages = set()
+    the built site: every page it has (each ``index.html``), in every edition: the pages made from
+    docs/, the execution report and the API reference's pages, made from mlp_ref's docstrings.
+    A page that ends with a verification line (hooks/verification.py ends every page made from
+    docs/ with one) must link it to an execution report the site has."""
+    pages = {site_path(html.relative_to(built_site)) for html in built_site.rglob("index.html")}
     for html in built_site.rglob("index.html"):
         line = LINE.search(html.read_text(encoding="utf-8"))
         if line is None:
             continue
         path = site_path(html.relative_to(built_site))
-        pages.add(path)
         report = REPORT_LINK.search(line[0])
         if report is None:
             raise AssertionError(f"{path or 'home page'}: its verification line links no execution report: {line[0]}")

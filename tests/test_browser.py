@@ -9,8 +9,8 @@ contains; nothing is wider than a phone's screen;
 axe finds no serious or critical violation, light or dark, on a desktop or a phone
 (tests/axe_audit.py).
 
-The pages checked are read from the built site: every page that ends with a verification line
-(every page made from ``docs/``, in every edition the site has) and the execution report. Each
+The pages checked are read from the built site: every page it has, in every edition (the pages
+made from ``docs/``, the execution report and the API reference). Each
 is opened once per viewport, and that one visit gathers everything the checks below need
 (tests/browser_visits.py), in a process of its own that starts in the background as soon as the
 site is served (tests/conftest.py ``site_visits``). The tests that click and type (an answer
@@ -64,12 +64,17 @@ def phone(visits):
     return visits["phone"]
 
 
-def test_every_page_made_from_docs_is_checked(desktop, phone):
-    """The pages read from the built site hold every page of the nav and the execution report, in
-    both editions (a Russian twin "lessons/x.ru.md" is built at ru/lessons/x/)."""
+def test_every_page_is_checked(desktop, phone):
+    """The pages read from the built site hold every page of the nav, the execution report and the
+    API reference's overview and page of each module of mlp_ref, in both editions (a Russian twin
+    "lessons/x.ru.md" is built at ru/lessons/x/), on a desktop and on a phone."""
+    from tests.test_api_reference import REFERENCE, top_modules
+
     english = [*pagekit.nav_sources(), pagekit.load_hook("verification").REPORT]
     expected = {site_path(pagekit.built_page(Path("."), source))
                 for source in english + [editions.twin_source(source) for source in english]}
+    reference = [f"{REFERENCE}/"] + [f"{REFERENCE}/{module.split('.')[1]}/" for module in top_modules()]
+    expected |= {edition + page for edition in ("", "ru/") for page in reference}
     assert expected - set(desktop) == set() and set(phone) == set(desktop), sorted(expected - set(desktop))
 
 
