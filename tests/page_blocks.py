@@ -56,14 +56,20 @@ class PageFile(pytest.File):
             yield item
 
 
-def _missing_module_reason(module: str) -> str | None:
+def _importable(module: str) -> bool:
     try:
         importlib.import_module(module)
     except ImportError:
-        if os.environ.get("MLP_REQUIRE_OPTIONAL"):
-            pytest.fail(f"{module} is required in this run (MLP_REQUIRE_OPTIONAL is set) but cannot be imported")
-        return f"optional dependency {module!r} is not installed; CI installs it and runs this block"
-    return None
+        return False
+    return True
+
+
+def _missing_module_reason(module: str) -> str | None:
+    if _importable(module):
+        return None
+    if os.environ.get("MLP_REQUIRE_OPTIONAL"):
+        pytest.fail(f"{module} is required in this run (MLP_REQUIRE_OPTIONAL is set) but cannot be imported")
+    return f"optional dependency {module!r} is not installed; CI installs it and runs this block"
 
 
 class PageBlock(pytest.Item):
@@ -152,14 +158,6 @@ def _run(block: pagekit.Block, namespace: dict) -> str:
     finally:
         os.chdir(old_cwd)
     return buffer.getvalue()
-
-
-def _importable(module: str) -> bool:
-    try:
-        importlib.import_module(module)
-    except ImportError:
-        return False
-    return True
 
 
 def run_pages(pages: list[Path]) -> dict[str, dict]:
