@@ -108,6 +108,12 @@ def _install(python: Path, *args: str) -> None:
         pytest.fail(reason, pytrace=False)
 
 
+def _has_pins(home: Path, pins: str) -> bool:
+    """Whether the environment ``home`` was made by :func:`_reader_pins_env` for exactly ``pins``."""
+    stamp = home / ".pins"
+    return stamp.is_file() and stamp.read_text(encoding="utf-8") == pins
+
+
 def _reader_pins_env(config: pytest.Config) -> Path:
     """A fresh environment with the reader's third-party pins, installed while the site builds.
 
@@ -119,7 +125,7 @@ def _reader_pins_env(config: pytest.Config) -> Path:
 
     pins = _reader_pins()
     home = READER_ENVS / readerkit.digest(pins)
-    if (home / ".complete").is_file() or ((home / ".pins").is_file() and (home / ".pins").read_text(encoding="utf-8") == pins):
+    if (home / ".complete").is_file() or _has_pins(home, pins):
         return home
     for old in READER_ENVS.glob("*"):  # environments of earlier pins
         if old != home:
@@ -166,8 +172,7 @@ def _reader_env(config: pytest.Config) -> Path:
     installed = text.replace(server, "SITE")
     if stamp.is_file() and stamp.read_text(encoding="utf-8") == installed:
         return python
-    prepared = (home / ".pins").is_file() and (home / ".pins").read_text(encoding="utf-8") == pins
-    if not stamp.is_file() and not prepared:  # the served pins are not the ones installed beside the build
+    if not stamp.is_file() and not _has_pins(home, pins):  # the served pins are not the ones installed beside the build
         for other in READER_ENVS.glob("*"):
             if other != home:
                 shutil.rmtree(other, ignore_errors=True)
