@@ -28,7 +28,7 @@ import pytest
 
 import mlp_ref
 from mlp_ref.course.widgets import WIDGETS, widget_html
-from tests import pagekit
+from tests import editions, pagekit
 from tests.browser_visits import PageVisit, page_url
 
 EDITIONS = ("en", "ru")
@@ -52,7 +52,7 @@ def lesson_of_each_widget() -> dict[str, str]:
 @pytest.fixture(scope="module")
 def widget_urls(server):
     """(widget, edition) -> the URL of its page; the Russian edition is served under /ru/."""
-    return {(name, edition): page_url(server, source).replace(f"{server}/", f"{server}/ru/" if edition == "ru" else f"{server}/", 1)
+    return {(name, edition): page_url(server, editions.twin_source(source) if edition == "ru" else source)
             for name, source in lesson_of_each_widget().items() for edition in EDITIONS}
 
 
