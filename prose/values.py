@@ -261,6 +261,10 @@ def l4() -> dict:
     chain = 2 * 2  # tanh(z) = 2σ(2z) − 1: the outer factor 2 and the inner 2z
     assert math.isclose(chain * peak["sigmoid"], peak["tanh"])                  # the bound is reached at z = 0
     big = mlp_ref.softmax(np.array([[1000.0, -1000.0]]))[0]                     # the page's logits (1000, −1000)
+    # the confidently wrong example of the Code: logit −10, target 1, tanh head with squared error
+    tanh_mse = float(mlp_ref.head_loss_grad(np.array([[-10.0]]), np.array([[1.0]]), "tanh", "mse")[0, 0])
+    tanh_mse_m, tanh_mse_e = f"{tanh_mse:.1e}".split("e")
+    assert abs(tanh_mse) < 1e-6   # "vanishes when the tanh saturates"
     return {
         "n_points": _number(len(z_points)),                  # "z of shape (5,)"
         "sig_peak_inv": _number(1 / sig_peak),               # "at most 4^-L", "σ'(0) = 1/4"
@@ -269,6 +273,8 @@ def l4() -> dict:
         "softmax_big": _tuple(big),                          # "softmax(1000, −1000) rounds to (1, 0)"
         "softmax_loser": _number(big[1]),                    # "underflows to an exact 0"
         "prelu_init": _number(mlp_ref.PRELU_INIT),           # "start every slope at a = 0.25"
+        "tanh_mse_m": tanh_mse_m.replace("-", "−"),          # "−3.3 · 10^−8"
+        "tanh_mse_e": str(int(tanh_mse_e)).replace("-", "−"),
     }
 
 
