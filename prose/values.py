@@ -152,6 +152,13 @@ def l2() -> dict:
     sizes = (784, 16, 784)                                     # exercise 4's stack
     # The perceptron rule from zero weights on AND (separable) and XOR (not), as the page runs it
     run_and = mlp_ref.train_perceptron(X, [0, 0, 0, 1], max_epochs=100)
+    # Novikoff's bound for the separating unit x1 + x2 > 1.5, every corner with a 1 appended
+    u = np.array([1.0, 1.0, -1.5])                            # (w, b), appended
+    X1 = np.column_stack([X, np.ones(len(X))])                # (4, 3)
+    r2, closest = float(np.max(np.sum(X1**2, axis=1))), float(np.min(np.abs(X1 @ u)))
+    gamma = closest / float(np.linalg.norm(u))
+    bound = mlp_ref.mistake_bound(X, [0, 0, 0, 1], u[:2], u[2])
+    assert math.isclose(bound, r2 / gamma**2) and run_and.updates <= bound
     run_xor = mlp_ref.train_perceptron(X, y, max_epochs=100)
     first, length = run_xor.cycle
     assert run_xor.never_converges
@@ -183,7 +190,11 @@ def l2() -> dict:
         "perc_and_updates": _number(run_and.updates),                       # "10 updates"
         "perc_and_w": _tuple(run_and.w),                                    # "w = (2, 1)"
         "perc_and_b": _number(run_and.b).replace("-", "−"),                 # "b = −2"
-        "perc_and_bound": _number(math.floor(mlp_ref.mistake_bound(X, [0, 0, 0, 1], [1, 1], -1.5) + 1e-9)),
+        "perc_and_R2": _number(r2),                                         # "R² = 3"
+        "perc_and_u2": _number(float(u @ u)),                               # "‖u‖² = 4.25"
+        "perc_and_closest": _number(closest),                               # "|w·x + b| = 0.5"
+        "perc_and_gamma": format_number(gamma, 4),                          # "γ = 0.2425"
+        "perc_and_bound": _number(bound),                                   # "(R/γ)² = 51"
         "perc_xor_cycle_start": _number(first),                             # "the start of epoch 3"
         "perc_xor_cycle_end": _number(first + length - 1),                  # "the end of epoch 3"
         "perc_xor_cycle_len": "every epoch" if length == 1 else f"every {_word(length)} epochs",
@@ -250,6 +261,10 @@ def l4() -> dict:
     chain = 2 * 2  # tanh(z) = 2σ(2z) − 1: the outer factor 2 and the inner 2z
     assert math.isclose(chain * peak["sigmoid"], peak["tanh"])                  # the bound is reached at z = 0
     big = mlp_ref.softmax(np.array([[1000.0, -1000.0]]))[0]                     # the page's logits (1000, −1000)
+    # the confidently wrong example of the Code: logit −10, target 1, tanh head with squared error
+    tanh_mse = float(mlp_ref.head_loss_grad(np.array([[-10.0]]), np.array([[1.0]]), "tanh", "mse")[0, 0])
+    tanh_mse_m, tanh_mse_e = f"{tanh_mse:.1e}".split("e")
+    assert abs(tanh_mse) < 1e-6   # "vanishes when the tanh saturates"
     return {
         "n_points": _number(len(z_points)),                  # "z of shape (5,)"
         "sig_peak_inv": _number(1 / sig_peak),               # "at most 4^-L", "σ'(0) = 1/4"
@@ -258,6 +273,8 @@ def l4() -> dict:
         "softmax_big": _tuple(big),                          # "softmax(1000, −1000) rounds to (1, 0)"
         "softmax_loser": _number(big[1]),                    # "underflows to an exact 0"
         "prelu_init": _number(mlp_ref.PRELU_INIT),           # "start every slope at a = 0.25"
+        "tanh_mse_m": tanh_mse_m.replace("-", "−"),          # "−3.3 · 10^−8"
+        "tanh_mse_e": str(int(tanh_mse_e)).replace("-", "−"),
     }
 
 

@@ -423,10 +423,11 @@ claim(bn_fixed.mean() > fixed.mean(),
 #   naive-init network with batch normalization still ends behind the one with the fixes.
 # * **On top of the initialization fixes, batch normalization did not help here; it was
 #   slightly worse.** This network has a single hidden layer whose scale the fixes already
-#   set correctly, which is the problem batch normalization solves. What it adds instead
-#   is noise: each window's hidden units depend on the {@ lab_b.other_windows @} other windows of its batch, and
+#   set correctly, which is the problem batch normalization solves. Why it costs a little
+#   is not settled by this experiment. Two candidates come from how it works: each window's
+#   hidden units depend on the {@ lab_b.other_windows @} other windows of its batch (noise during training), and
 #   evaluation uses running averages rather than the batch's own statistics. The cell
-#   below checks the second point.
+#   below tests the second.
 
 # %%
 bn_model = next(r for r in report.variants if r.label == "MLP + batch norm, init fixes").models[0]
@@ -442,10 +443,14 @@ claim(abs(running - full_stats) < 0.1 * abs(bn_fixed.mean() - fixed.mean()),
 
 # %% [markdown]
 # The two losses agree to within a tenth of the gap between the two "init fixes" rows (the
-# assert in the cell checks it), so the running averages are not the cause. The cost of
-# batch normalization here is the noise it adds during training: the gradient of every
-# window depends on the other windows of its batch. That is a statement about this small,
-# shallow model and this budget of steps: batch normalization earns its place in deep
+# assert in the cell checks it), so the running averages are not the cause. That leaves
+# candidates this lab does not test. One is the noise batch normalization adds during
+# training: the gradient of every window depends on the other windows of its batch
+# (training with the whole split's statistics instead would test it). Another is its scale
+# invariance, which changes how fast the direction of $W_1$ moves for a given learning rate
+# (exercise 4). Whatever the
+# cause, the result is about this small, shallow model and this budget of steps: batch
+# normalization earns its place in deep
 # stacks of layers, where no single scaling of the initialization keeps every layer's
 # activations in range.
 #
