@@ -189,24 +189,26 @@ class XorRuns:
                                activation="relu", output="sigmoid")
 
 
-# The three states, read off which units are on at which corner: ``on`` (S, 4, h) bool, a
-# unit on where its pre-activation is > 0.
+# The three states, read off which units are on at which corner: ``on`` (..., 4, h) bool, a
+# unit on where its pre-activation is > 0, with any leading axes (runs, or steps and runs).
 
 def _dead_count(on: np.ndarray) -> np.ndarray:
-    """Units off at every corner, per run: (S, 4, h) -> (S,) int."""
-    return np.sum(~on.any(axis=1), axis=1)
+    """Units off at every corner: (..., 4, h) -> (...,) int."""
+    return np.sum(~on.any(axis=-2), axis=-1)
 
 
 def _blind_pair(on: np.ndarray) -> np.ndarray:
-    """Two corners with different targets at which every unit is off: (S, 4, h) -> (S,) bool."""
-    off = ~on.any(axis=2)                                                # (S, 4)
-    differ = XOR_Y[:, None] != XOR_Y[None, :]                            # (4, 4)
-    return np.any(off[:, :, None] & off[:, None, :] & differ, axis=(1, 2))
+    """Two corners with different targets at which every unit is off: (..., 4, h) -> (...,) bool.
+
+    Such a pair exists when some corner with target 0 and some corner with target 1 are off.
+    """
+    off = ~on.any(axis=-1)                                               # (..., 4)
+    return np.any(off & (XOR_Y == 0.0), axis=-1) & np.any(off & (XOR_Y == 1.0), axis=-1)
 
 
 def _affine(on: np.ndarray) -> np.ndarray:
-    """No unit on at some corners and off at others: (S, 4, h) -> (S,) bool."""
-    return ~np.any(on.any(axis=1) & ~on.all(axis=1), axis=1)
+    """No unit on at some corners and off at others: (..., 4, h) -> (...,) bool."""
+    return ~np.any(on.any(axis=-2) & ~on.all(axis=-2), axis=-1)
 
 
 def _check_settings(hidden, lr, steps) -> tuple[int, float, int]:
@@ -262,20 +264,11 @@ def train_xor(hidden: int, seeds, lr: float, steps: int, settled: int = 0) -> Xo
     X, y = XOR_X, XOR_Y[None, :, None]                   # (4, 2), (1, 4, 1)
     dead_at_start = _dead_count(X @ W1 + b1[:, None, :] > 0.0)
     losses = np.empty((len(seeds), steps + 1))
-    blind_after = np.zeros(len(seeds), dtype=bool)
-    affine_after = np.zeros(len(seeds), dtype=bool)
-    revived = np.zeros(len(seeds), dtype=int)
-    dead_before = None
+    history = np.empty((steps + 1, len(seeds), len(X), hidden), dtype=bool)   # which units are on, per step
     for step in range(steps + 1):
         Z1 = X @ W1 + b1[:, None, :]
-        on = Z1 > 0.0                                     # (S, 4, h)
-        dead = ~on.any(axis=1)                            # (S, h)
-        if dead_before is not None:
-            revived += np.sum(dead_before & ~dead, axis=1)
-        dead_before = dead
-        if step >= settled:
-            blind_after |= _blind_pair(on)
-            affine_after |= _affine(on)
+        on = history[step]
+        np.greater(Z1, 0.0, out=on)                       # (S, 4, h)
         A1 = np.maximum(Z1, 0.0)
         z2 = A1 @ W2 + b2[:, None, :]
         # mean BCE from the logits: log(1 + e^z) - y z, computed without overflow
@@ -288,6 +281,10 @@ def train_xor(hidden: int, seeds, lr: float, steps: int, settled: int = 0) -> Xo
         b2 = b2 - lr * delta2.sum(axis=1)
         W1 = W1 - lr * (X.T @ delta1)
         b1 = b1 - lr * delta1.sum(axis=1)
+    dead = ~history.any(axis=2)                           # (steps + 1, S, h)
+    revived = np.sum(dead[:-1] & ~dead[1:], axis=(0, 2))
+    blind_after = _blind_pair(history[settled:]).any(axis=0)
+    affine_after = _affine(history[settled:]).any(axis=0)
     return XorRuns(hidden, seeds, lr, steps, W1, b1, W2, b2, losses, dead_at_start,
                    settled, blind_after, affine_after, revived)
 
