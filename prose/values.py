@@ -295,6 +295,29 @@ def l5() -> dict:
     first_share = first[0][0] * first[0][1] * first[1][1] / counts.forward_total
     study = mlp_ref.XOR_STUDY
     dead = Fraction(1, 2) ** 2            # both weights of a unit negative, each with probability 1/2
+    # the page's one step with lr 0.5 on the target 0: both hidden units end off for this input
+    stepped = net.copy()
+    mlp_ref.sgd_step(stepped, net.loss_and_grads(x, np.array([0.0]))[1], 0.5)
+    z1_after = stepped.forward(x, keep_cache=True)[1].pre_activations[0][0]
+    assert np.all(z1_after < 0)                                       # "both are negative"
+    y_hat_after = float(stepped.forward(x)[0, 0])
+    assert math.isclose(y_hat_after, float(mlp_ref.sigmoid(stepped.biases[1])[0]), rel_tol=1e-12)  # = sigma(b2)
+    # "Why float64": the float32 difference quotient of dW1 moves in steps of one float32 spacing
+    # of the loss divided by 2 eps
+    eps = 1e-6
+    dW1 = net.loss_and_grads(x, np.array([0.0]))[1].weights[0]
+    f32 = mlp_ref.MLP.from_arrays(net.weights, net.biases, activation="relu", output="sigmoid", dtype=np.float32)
+    x32, y32 = x.astype(np.float32), np.array([[0.0]], dtype=np.float32)
+
+    def loss32():
+        _, c = f32.forward(x32, keep_cache=True)
+        return float(f32.loss_and_delta(c.pre_activations[-1], y32)[0])
+
+    assert 1 <= loss0 < 2                               # "float32 keeps 23 bits after the point between 1 and 2"
+    f32_step = float(np.spacing(np.float32(loss0))) / (2 * eps)
+    f32_miss = float(np.abs(mlp_ref.central_difference(loss32, f32.weights[0], eps=eps) - dW1).max())
+    assert 0.5 * f32_step < f32_miss < 2 * f32_step     # "an error of the size of that step" (it varies by machine)
+    assert f32_step / np.abs(dW1).max() > 0.02          # "several per cent" of the largest gradient
     return {
         "curvature": _number(line.curvature),                 # "L'' = 9.3333"
         "best_w": _number(line.best),                          # "w* = 2.0714"
@@ -318,6 +341,12 @@ def l5() -> dict:
         "dead_den": _number(dead.denominator),
         "alive_num": _number((1 - dead).numerator),            # "1 - (3/4)^h"
         "alive_den": _number((1 - dead).denominator),
+        "z1_after": ", ".join(_number(z).replace("-", "−") for z in z1_after),  # "−0.3685, −0.3022"
+        "y_hat_after": _number(y_hat_after),                  # "ŷ = σ(b2) = 0.4528"
+        "f32_step": format_number(f32_step, 2),               # "one such step is 0.06"
+        "f32_miss": format_number(f32_miss, 2),               # "miss by up to 0.08"
+        "grad_min": format_number(np.abs(dW1).min(), 2),      # "gradients between 0.39 and 0.93"
+        "grad_max": format_number(np.abs(dW1).max(), 2),
     }
 
 
