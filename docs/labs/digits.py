@@ -38,6 +38,7 @@
 
 # %%
 # Settings of this run; the values below are the page's (and the command line's defaults).
+LANGUAGE = "en"       # the language of the tables, figures and messages: "en" or "ru"
 EPOCHS = 25           # passes over the training rows
 SEED = 0              # the split; the models of each size use SEED, SEED + 1, ...
 SEEDS = 5             # models per size (initialization and batch order)
@@ -52,7 +53,6 @@ MNIST_VAL = 10_000    # validation rows that section 8 takes from MNIST's traini
 
 # %%
 import os
-import time
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -60,30 +60,23 @@ from IPython.display import Markdown, display
 from threadpoolctl import threadpool_limits
 
 from mlp_ref import MLP, count_params, fit, grad_check
-from mlp_ref.course.claims import claim, site_build
 from mlp_ref.course.figures import PALETTE, show_figure
 from mlp_ref.course.i18n import say
 from mlp_ref.course.tables import format_count, format_number, markdown_table
 from mlp_ref.labs.digits.data import check_partition, digits_splits
-from mlp_ref.labs.digits.experiment import (LATE_EPOCHS, PARITY_TOLERANCE, DigitsSettings, confusion_matrix,
-                                            run_lab)
-from mlp_ref.labs.digits.report import (MNIST_ENV, command_line, comparison_table, mnist_report,
-                                        parity_table, parity_verdict, percent, run_table, split_table,
-                                        study_table)
+from mlp_ref.labs.digits.experiment import DigitsSettings, confusion_matrix, run_lab
+from mlp_ref.labs.digits.report import (MNIST_ENV, check_chosen_epochs, check_gradient, check_loops,
+                                        check_parity, check_study, command_line, comparison_table,
+                                        mnist_report, mnist_status, parity_table, parity_verdict, percent,
+                                        run_table, split_table, study_table)
+from mlp_ref.labs.notebook import begin, finish
 from mlp_ref.labs.progress import NotebookProgress
 
-page_start = time.perf_counter()
 SETTINGS = DigitsSettings(epochs=EPOCHS, seed=SEED, n_seeds=SEEDS, batch_size=BATCH_SIZE,
                           lr=LEARNING_RATE, sizes=SIZES, study=STUDY, hgb_rounds=HGB_ROUNDS,
                           mnist_sizes=MNIST_SIZES, mnist_val=MNIST_VAL)
-page_run = SETTINGS == DigitsSettings()
-if site_build():  # the page's run: the command with no options must reproduce it
-    assert page_run, "the page's settings must be the defaults of DigitsSettings"
-elif not page_run:
-    print("Your settings differ from the page's: the text describes the page's run, "
-          "and the cells that check its statements warn where your run differs.")
-print("the same run from the command line:")
-print("   ", command_line(SETTINGS))
+# the language, and whether this is the page's run; prints the same run's command line
+page_start = begin(LANGUAGE, SETTINGS, DigitsSettings(), command_line(SETTINGS))
 
 # %% [markdown]
 # ## 1. The data and the split
@@ -216,7 +209,7 @@ print(f"entries of dW1 exactly 0: {np.sum(dW1 == 0)} of {dW1.size}")
 error = grad_check(net, X_small, y_small, eps=1e-6)
 print(f"largest relative error over all {format_count(net.n_params)} "
       f"parameters: {error:.1e}")
-claim(error < 1e-6, "the gradient check's largest relative error is below 1e-6")
+check_gradient(error)  # the text below says: below 1e-6
 
 # %% [markdown]
 # ## 4. Train, keep the best epoch, test once
@@ -302,12 +295,10 @@ show_figure(
 )
 
 # %%
-late = SETTINGS.epochs - LATE_EPOCHS
 lab_epochs = np.array([run.chosen_epoch for run in report.lab_runs])
 print(f"chosen epochs of this size, {SETTINGS.n_seeds} seeds: "
       f"{sorted(lab_epochs.tolist())}")
-claim(lab_epochs.min() > late,
-      f"for every seed, the chosen epoch lies within the last {LATE_EPOCHS} epochs (validation loss still falling)")
+check_chosen_epochs(report)  # the text below says: all within the last few epochs
 
 # %% [markdown]
 # *Figure: training (solid, circles) and validation (dashed, squares) loss per epoch on a
@@ -433,13 +424,12 @@ for epoch in range(3):
 fast = MLP(sizes, output="softmax", seed=SETTINGS.seed)
 short = fit(fast, splits.X_train, splits.y_train, splits.X_val,
             splits.y_val, epochs=3, batch_size=B, lr=lr, seed=SETTINGS.seed, engine="fast")
-# the comparison needs fit to keep its last epoch's weights, as the loop above does:
-claim(short.best_epoch == 2, "fit's third epoch has the lowest validation loss of the three, so it keeps "
-      "the last epoch's weights, as the readable loop does")
 gap = max(np.abs(a - b).max() for a, b in
           zip(readable.weights + readable.biases, fast.weights + fast.biases))
 print(f"largest difference between the two loops' parameters: {gap:.1e}")
-claim(gap < 1e-9, "the two loops' parameters differ by rounding error only (less than 1e-9)")
+# the comparison needs fit to keep its last (third) epoch's weights, as the loop above does;
+# the text below says the difference is rounding error (below 1e-9)
+check_loops(short.best_epoch, gap)
 
 # %% [markdown]
 # The difference is rounding error: both loops draw the same batch order from the same
@@ -470,15 +460,8 @@ best = report.study[report.chosen]
 print(f"chosen by validation: {list(best.sizes)}")
 print(f"its test accuracy: {percent(best.test_accuracy.mean())} % "
       f"(mean over {SETTINGS.n_seeds} seeds)")
-# The text below says: the largest network was chosen, ...
-by_params = sorted(report.study, key=lambda r: r.n_params)
-claim(best.sizes == by_params[-1].sizes,
-      "the largest network of the study reached the highest mean validation accuracy and was chosen")
-claim(by_params[-1].val_accuracy.mean() > by_params[0].val_accuracy.mean(),
-      "the largest network's mean validation accuracy is above the smallest's")
-# ... and the two smallest were still improving at the end of the budget.
-claim(all(r.chosen_epochs.min() > late for r in by_params[:2]),
-      f"the two smallest networks chose epochs within the last {LATE_EPOCHS} for every seed (still improving)")
+# the text below says: the largest network was chosen, and the two smallest were still improving
+check_study(report)
 
 # %% [markdown]
 # Under this budget the largest network reached the highest validation accuracy and was
@@ -523,9 +506,7 @@ display(Markdown(comparison_table(report)))
 # %%
 display(Markdown(parity_table(report)))
 print(parity_verdict(report))
-claim(abs(report.parity_differences.mean()) <= PARITY_TOLERANCE,
-      f"the mean test accuracies of mlp_ref and MLPClassifier differ by at most "
-      f"{format_number(100 * PARITY_TOLERANCE, 0)} points")
+check_parity(report)
 
 # %% [markdown]
 # The comparison says how this network stands against standard tools **on this data set,
@@ -611,9 +592,8 @@ display(Markdown(mnist_report(mnist_dir, SETTINGS, progress=False)))
 display(Markdown(comparison_table(report)))
 display(Markdown(study_table(report)))
 print(parity_verdict(report))
-print("MNIST:", "run above" if mnist_dir else "no run (MNIST_DIR unset)")
-print(f"this notebook's cells ran in "
-      f"{time.perf_counter() - page_start:.1f} s")
+print(mnist_status(mnist_dir))
+finish(page_start)
 
 # %% [markdown]
 # ## Exercises
