@@ -38,20 +38,22 @@
 # печатает предупреждение, если ваш запуск с ним расходится.
 
 # %%
-# Settings of this run; the values below are the page's (and the command line's defaults).
-WORDS_FILE = None    # None: the US census first names; or a path to a text file, one word per line
-BUILD_VOCAB = False  # True: take the vocabulary from WORDS_FILE's characters (default: the letters a-z)
-STEPS = 4000         # SGD steps per model; the learning rate drops tenfold halfway
-SEED = 0             # splits the words; the models of each variant use SEED, SEED + 1, ...
-SEEDS = 3            # models per variant
-CONTEXT = 3          # previous characters the model sees
-EMBEDDING = 10       # embedding width per character
-HIDDEN = 100         # width of the tanh layer
-BATCH_SIZE = 32      # windows per SGD step
-LEARNING_RATE = 0.1  # for the first half of the steps
-BN_MOMENTUM = 0.01   # momentum of batch norm's running statistics
-ALPHA = 1.0          # the bigram's pseudo-count (add-alpha smoothing)
-SAMPLES = 20         # words sampled from the chosen model
+# Настройки этого запуска; ниже стоят значения страницы (они же — значения командной строки по умолчанию).
+LANGUAGE = "ru"      # язык таблиц, рисунков и сообщений: "ru" или "en"
+WORDS_FILE = None    # None — имена из переписи США; или путь к текстовому файлу, по слову в строке
+BUILD_VOCAB = False  # True — взять словарь из символов WORDS_FILE (по умолчанию — буквы a–z)
+LOWERCASE = False    # True — перевести все слова WORDS_FILE в нижний регистр ("Emma" станет "emma")
+STEPS = 4000         # шагов SGD на модель; на середине скорость обучения падает в десять раз
+SEED = 0             # делит слова; модели каждого варианта берут сиды SEED, SEED + 1, ...
+SEEDS = 3            # моделей на вариант
+CONTEXT = 3          # сколько предыдущих символов видит модель
+EMBEDDING = 10       # ширина эмбеддинга одного символа
+HIDDEN = 100         # ширина слоя с tanh
+BATCH_SIZE = 32      # окон на шаг SGD
+LEARNING_RATE = 0.1  # на первую половину шагов
+BN_MOMENTUM = 0.01   # момент скользящих статистик батч-нормализации
+ALPHA = 1.0          # псевдосчётчик биграмм (сглаживание с добавлением alpha)
+SAMPLES = 20         # сколько слов сгенерировать выбранной моделью
 
 # %%
 import math
@@ -61,29 +63,24 @@ import matplotlib.pyplot as plt
 import numpy as np
 from IPython.display import Markdown, display
 
-from mlp_ref.course.claims import claim, site_build
 from mlp_ref.course.figures import show_figure
 from mlp_ref.course.i18n import say
 from mlp_ref.course.tables import format_count, format_number, markdown_table
 from mlp_ref.labs.charlm.data import load_word_list, window_rows
 from mlp_ref.labs.charlm.experiment import CharLMSettings, prepare_data, run_lab
 from mlp_ref.labs.charlm.model import LR_DROP, cross_entropy, evaluate, forward, init_char_mlp, lr_drops
-from mlp_ref.labs.charlm.report import command_line, data_table, results_table, samples_line, variant_label
+from mlp_ref.labs.charlm.report import (check_findings, check_running_statistics, check_step0, command_line,
+                                       data_table, results_table, samples_line, variant_label)
+from mlp_ref.labs.notebook import begin, finish
 
-page_start = time.perf_counter()
 COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")  # Okabe–Ito
 
 SETTINGS = CharLMSettings(steps=STEPS, seed=SEED, n_seeds=SEEDS, context=CONTEXT, emb_dim=EMBEDDING,
                        hidden=HIDDEN, batch_size=BATCH_SIZE, lr=LEARNING_RATE, momentum=BN_MOMENTUM,
                        alpha=ALPHA, n_samples=SAMPLES)
-page_run = SETTINGS == CharLMSettings() and WORDS_FILE is None and not BUILD_VOCAB
-if site_build():  # the page's run: `python -m mlp_ref.labs.charlm` with no options must reproduce it
-    assert page_run, "the page's settings must be the defaults of CharLMSettings, on the census names"
-elif not page_run:
-    print("Your settings or words differ from the page's: the text describes the page's run, "
-          "and the cells that check its statements warn where your run differs.")
-print("the same run from the command line:")
-print("   ", command_line(SETTINGS, WORDS_FILE, BUILD_VOCAB))
+# the language, and whether this is the page's run; prints the same run's command line
+page_start = begin(LANGUAGE, SETTINGS, CharLMSettings(), command_line(SETTINGS, WORDS_FILE, BUILD_VOCAB, LOWERCASE),
+                   own_data=WORDS_FILE is not None)
 
 # %% [markdown]
 # ## 1. Данные: имена из переписи населения США {#1-the-data-us-census-first-names}
@@ -97,17 +94,18 @@ print("   ", command_line(SETTINGS, WORDS_FILE, BUILD_VOCAB))
 #
 # Если в первой ячейке задан `WORDS_FILE`, ячейка вместо этого читает ваш файл — в точности
 # так же, как параметр командной строки `--words`: одно слово на строку, пробельные символы по
-# краям обрезаются, регистр не меняется, повторы отбрасываются до разбиения. Символ не из букв
-# a–z — ошибка, и сообщение о ней укажет строку файла; исключение — `BUILD_VOCAB = True`:
-# тогда словарь берётся из самого файла.
+# краям обрезаются, повторы отбрасываются до разбиения. Регистр не меняется, если не задать
+# `LOWERCASE = True` (`--lowercase`). Символ не из букв a–z — ошибка, и сообщение перечислит
+# строки с такими символами, нумеруя их с 1, как это делает редактор; с `BUILD_VOCAB = True`
+# (`--build-vocab`) словарь берётся из самого файла.
 #
 # *Окно* — это один обучающий пример: предыдущие `context` символов и символ, который идёт
 # за ними. Слово длины L даёт L + 1 окон, потому что модель должна предсказать ещё и конец
 # слова.
 
 # %%
-# the words and vocabulary that `--words WORDS_FILE` (and `--build-vocab`) would select:
-words, vocab = load_word_list(WORDS_FILE, build_vocab=BUILD_VOCAB)
+# the words and vocabulary that `--words WORDS_FILE` (`--build-vocab`, `--lowercase`) would select:
+words, vocab = load_word_list(WORDS_FILE, build_vocab=BUILD_VOCAB, lowercase=LOWERCASE)
 splits, windows = prepare_data(words, SETTINGS, vocab)
 source = "US census first names" if WORDS_FILE is None else f"words of {WORDS_FILE}"
 n_unique = sum(len(part) for part in splits.values())
@@ -241,8 +239,7 @@ for init in ("scaled_output", "kaiming"):
     below[init] = int(np.sum(gaps < 0))
     print(f"{init:13s}: {below[init]:2d} of {gaps.size} seeds start below ln V, "
           f"lowest by {format_number(-gaps.min(), 3)}, highest above by {format_number(gaps.max(), 3)}")
-claim(min(below.values()) > 0 and max(below.values()) < 20,
-      "with the scaled inits, some seeds start slightly below ln V and some above")
+check_step0(below, 20)  # the text says: some seeds start below ln V, some above
 
 # %% [markdown]
 # ### Насыщенные нейроны tanh {#saturated-tanh-units}
@@ -400,19 +397,9 @@ print("  batch norm vs none, naive init:           ", change(bn_naive, naive))
 print("  batch norm vs none, with init fixes:      ", change(bn_fixed, fixed))
 print("  best MLP vs bigram:                       ", format_number(min(v.mean() for v in val.values()) - bigram_val, 3))
 
-# The text below states these directions: the site build fails if its own run reverses one;
-# in your run, a statement that does not hold prints a warning.
-claim(fixed.max() < bigram_val,
-      "the MLP with the initialization fixes beats the bigram on validation, for every seed")
-claim(naive.max() > bigram_val,
-      "with the naive initialization, the MLP does not reliably beat the bigram: some seed ends above it on validation")
-claim(fixed.mean() < naive.mean() and naive.std() > fixed.std(),
-      "the initialization fixes matter: mean validation loss below the naive initialization's, with a smaller spread over seeds")
-claim(fixed.mean() < bn_naive.mean() < naive.mean(),
-      "batch normalization rescues part of the naive initialization: its mean validation loss lies between "
-      "the naive initialization's and the initialization fixes'")
-claim(bn_fixed.mean() > fixed.mean(),
-      "on top of the initialization fixes, batch normalization did not help: its mean validation loss is higher")
+# The text below states five of these directions: check_findings checks each on this run (the site
+# build fails if the page's own run reverses one; in your run, one that does not hold warns).
+check_findings(report)
 
 # %% [markdown]
 # Что говорят таблица и попарные разности — для этого набора данных и этих настроек (бюджет
@@ -446,9 +433,8 @@ running = evaluate(bn_model, X_train, Y_train)
 print(f"first seed, training split: loss with running statistics {format_number(running, 4)}, "
       f"with the split's own statistics {format_number(full_stats, 4)}, "
       f"difference {format_number(running - full_stats, 4)}")
-claim(abs(running - full_stats) < 0.1 * abs(bn_fixed.mean() - fixed.mean()),
-      "with the initialization fixes and batch normalization, the training loss with running statistics and with the "
-      "split's own statistics differ by less than a tenth of the gap between the two 'init fixes' rows")
+# the text below says: within a tenth of the gap between the two "init fixes" rows
+check_running_statistics(report, running, full_stats)
 
 # %% [markdown]
 # Две величины потерь различаются меньше чем на десятую часть разрыва между двумя строками с
@@ -567,7 +553,7 @@ else:
 display(Markdown(results_table(report)))
 display(Markdown(samples_line(report)))
 print("speed ratio NumPy / PyTorch, one training step:", "not measured" if ratio is None else f"{ratio:.2f}")
-print(f"this notebook's cells ran in {time.perf_counter() - page_start:.1f} s")
+finish(page_start)
 
 # %% [markdown]
 # ## Упражнения {#exercises}

@@ -39,22 +39,22 @@
 # утверждение на вашем запуске и печатает предупреждение, если ваш запуск с ним расходится.
 
 # %%
-# Settings of this run; the values below are the page's (and the command line's defaults).
-EPOCHS = 25           # passes over the training rows
-SEED = 0              # the split; the models of each size use SEED, SEED + 1, ...
-SEEDS = 5             # models per size (initialization and batch order)
-BATCH_SIZE = 64       # rows per SGD step
-LEARNING_RATE = 0.1   # SGD step size
-SIZES = [64, 32, 16, 10]  # the lab's network: 64 pixels in, 10 digits out
-STUDY = [[64, 32, 10], [64, 32, 16, 10], [64, 128, 64, 10], [64, 512, 256, 10]]  # sizes compared in section 6
-HGB_ROUNDS = 100      # boosting rounds of the gradient-boosted trees (section 7)
-MNIST_DIR = None      # section 8: a folder with mnist.npz or the four MNIST IDX files; None: no MNIST run
-MNIST_SIZES = [784, 128, 64, 10]  # the network section 8 trains on MNIST
-MNIST_VAL = 10_000    # validation rows that section 8 takes from MNIST's training part
+# Настройки этого запуска; ниже стоят значения страницы (они же — значения командной строки по умолчанию).
+LANGUAGE = "ru"       # язык таблиц, рисунков и сообщений: "ru" или "en"
+EPOCHS = 25           # проходов по обучающим строкам
+SEED = 0              # разбиение; модели каждого размера берут сиды SEED, SEED + 1, ...
+SEEDS = 5             # моделей на размер (инициализация и порядок батчей)
+BATCH_SIZE = 64       # строк на шаг SGD
+LEARNING_RATE = 0.1   # размер шага SGD
+SIZES = [64, 32, 16, 10]  # сеть лабораторной: 64 пикселя на входе, 10 цифр на выходе
+STUDY = [[64, 32, 10], [64, 32, 16, 10], [64, 128, 64, 10], [64, 512, 256, 10]]  # размеры, сравниваемые в разделе 6
+HGB_ROUNDS = 100      # раундов бустинга у градиентного бустинга деревьев (раздел 7)
+MNIST_DIR = None      # раздел 8: папка с mnist.npz или четырьмя файлами IDX MNIST; None — без MNIST
+MNIST_SIZES = [784, 128, 64, 10]  # сеть, которую раздел 8 обучает на MNIST
+MNIST_VAL = 10_000    # валидационных строк, которые раздел 8 берёт из обучающей части MNIST
 
 # %%
 import os
-import time
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -62,30 +62,23 @@ from IPython.display import Markdown, display
 from threadpoolctl import threadpool_limits
 
 from mlp_ref import MLP, count_params, fit, grad_check
-from mlp_ref.course.claims import claim, site_build
 from mlp_ref.course.figures import PALETTE, show_figure
 from mlp_ref.course.i18n import say
 from mlp_ref.course.tables import format_count, format_number, markdown_table
 from mlp_ref.labs.digits.data import check_partition, digits_splits
-from mlp_ref.labs.digits.experiment import (LATE_EPOCHS, PARITY_TOLERANCE, DigitsSettings, confusion_matrix,
-                                            run_lab)
-from mlp_ref.labs.digits.report import (MNIST_ENV, command_line, comparison_table, mnist_report,
-                                        parity_table, parity_verdict, percent, run_table, split_table,
-                                        study_table)
+from mlp_ref.labs.digits.experiment import DigitsSettings, confusion_matrix, run_lab
+from mlp_ref.labs.digits.report import (MNIST_ENV, check_chosen_epochs, check_gradient, check_loops,
+                                        check_parity, check_study, command_line, comparison_table,
+                                        mnist_report, mnist_status, parity_table, parity_verdict, percent,
+                                        run_table, split_table, study_table)
+from mlp_ref.labs.notebook import begin, finish
 from mlp_ref.labs.progress import NotebookProgress
 
-page_start = time.perf_counter()
 SETTINGS = DigitsSettings(epochs=EPOCHS, seed=SEED, n_seeds=SEEDS, batch_size=BATCH_SIZE,
                           lr=LEARNING_RATE, sizes=SIZES, study=STUDY, hgb_rounds=HGB_ROUNDS,
                           mnist_sizes=MNIST_SIZES, mnist_val=MNIST_VAL)
-page_run = SETTINGS == DigitsSettings()
-if site_build():  # the page's run: the command with no options must reproduce it
-    assert page_run, "the page's settings must be the defaults of DigitsSettings"
-elif not page_run:
-    print("Your settings differ from the page's: the text describes the page's run, "
-          "and the cells that check its statements warn where your run differs.")
-print("the same run from the command line:")
-print("   ", command_line(SETTINGS))
+# the language, and whether this is the page's run; prints the same run's command line
+page_start = begin(LANGUAGE, SETTINGS, DigitsSettings(), command_line(SETTINGS))
 
 # %% [markdown]
 # ## 1. Данные и разбиение {#1-the-data-and-the-split}
@@ -222,7 +215,7 @@ print(f"entries of dW1 exactly 0: {np.sum(dW1 == 0)} of {dW1.size}")
 error = grad_check(net, X_small, y_small, eps=1e-6)
 print(f"largest relative error over all {format_count(net.n_params)} "
       f"parameters: {error:.1e}")
-claim(error < 1e-6, "the gradient check's largest relative error is below 1e-6")
+check_gradient(error)  # the text below says: below 1e-6
 
 # %% [markdown]
 # ## 4. Обучаем, сохраняем лучшую эпоху, тестируем один раз {#4-train-keep-the-best-epoch-test-once}
@@ -310,12 +303,10 @@ show_figure(
 )
 
 # %%
-late = SETTINGS.epochs - LATE_EPOCHS
 lab_epochs = np.array([run.chosen_epoch for run in report.lab_runs])
 print(f"chosen epochs of this size, {SETTINGS.n_seeds} seeds: "
       f"{sorted(lab_epochs.tolist())}")
-claim(lab_epochs.min() > late,
-      f"for every seed, the chosen epoch lies within the last {LATE_EPOCHS} epochs (validation loss still falling)")
+check_chosen_epochs(report)  # the text below says: all within the last few epochs
 
 # %% [markdown]
 # *Рисунок: потери на обучающей (сплошная линия, кружки) и валидационной (штриховая,
@@ -443,13 +434,12 @@ for epoch in range(3):
 fast = MLP(sizes, output="softmax", seed=SETTINGS.seed)
 short = fit(fast, splits.X_train, splits.y_train, splits.X_val,
             splits.y_val, epochs=3, batch_size=B, lr=lr, seed=SETTINGS.seed, engine="fast")
-# the comparison needs fit to keep its last epoch's weights, as the loop above does:
-claim(short.best_epoch == 2, "fit's third epoch has the lowest validation loss of the three, so it keeps "
-      "the last epoch's weights, as the readable loop does")
 gap = max(np.abs(a - b).max() for a, b in
           zip(readable.weights + readable.biases, fast.weights + fast.biases))
 print(f"largest difference between the two loops' parameters: {gap:.1e}")
-claim(gap < 1e-9, "the two loops' parameters differ by rounding error only (less than 1e-9)")
+# the comparison needs fit to keep its last (third) epoch's weights, as the loop above does;
+# the text below says the difference is rounding error (below 1e-9)
+check_loops(short.best_epoch, gap)
 
 # %% [markdown]
 # Разница — ошибка округления: оба цикла получают один и тот же порядок батчей из одного
@@ -481,15 +471,8 @@ best = report.study[report.chosen]
 print(f"chosen by validation: {list(best.sizes)}")
 print(f"its test accuracy: {percent(best.test_accuracy.mean())} % "
       f"(mean over {SETTINGS.n_seeds} seeds)")
-# The text below says: the largest network was chosen, ...
-by_params = sorted(report.study, key=lambda r: r.n_params)
-claim(best.sizes == by_params[-1].sizes,
-      "the largest network of the study reached the highest mean validation accuracy and was chosen")
-claim(by_params[-1].val_accuracy.mean() > by_params[0].val_accuracy.mean(),
-      "the largest network's mean validation accuracy is above the smallest's")
-# ... and the two smallest were still improving at the end of the budget.
-claim(all(r.chosen_epochs.min() > late for r in by_params[:2]),
-      f"the two smallest networks chose epochs within the last {LATE_EPOCHS} for every seed (still improving)")
+# the text below says: the largest network was chosen, and the two smallest were still improving
+check_study(report)
 
 # %% [markdown]
 # При этом бюджете самая большая сеть достигла наибольшей точности на валидации и была
@@ -538,9 +521,7 @@ display(Markdown(comparison_table(report)))
 # %%
 display(Markdown(parity_table(report)))
 print(parity_verdict(report))
-claim(abs(report.parity_differences.mean()) <= PARITY_TOLERANCE,
-      f"the mean test accuracies of mlp_ref and MLPClassifier differ by at most "
-      f"{format_number(100 * PARITY_TOLERANCE, 0)} points")
+check_parity(report)
 
 # %% [markdown]
 # Сравнение показывает, как эта сеть выглядит на фоне стандартных инструментов **на этом
@@ -628,9 +609,8 @@ display(Markdown(mnist_report(mnist_dir, SETTINGS, progress=False)))
 display(Markdown(comparison_table(report)))
 display(Markdown(study_table(report)))
 print(parity_verdict(report))
-print("MNIST:", "run above" if mnist_dir else "no run (MNIST_DIR unset)")
-print(f"this notebook's cells ran in "
-      f"{time.perf_counter() - page_start:.1f} s")
+print(mnist_status(mnist_dir))
+finish(page_start)
 
 # %% [markdown]
 # ## Упражнения {#exercises}
