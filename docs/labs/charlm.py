@@ -33,7 +33,9 @@
 # **Your own run.** The first cell holds the settings, as plain assignments. Change any of
 # them — or point `WORDS_FILE` at your own word list — and run the whole notebook. The text
 # describes the page's run (the census names, these settings); where it states a result,
-# a cell checks the statement on your run and prints a warning if your run differs.
+# a cell checks the statement on your run and prints a warning if your run differs: what the
+# page's run found, and what yours found. The first setting, `LANGUAGE`, is the language of
+# the notebook's tables, figures and messages.
 
 # %%
 # Settings of this run; the values below are the page's (and the command line's defaults).

@@ -34,7 +34,8 @@
 # **Your own run.** The first cell holds the settings, as plain assignments. Change any of
 # them and run the whole notebook. The text describes the page's run (these settings);
 # where it states a result, a cell checks the statement on your run and prints a warning
-# if your run differs.
+# if your run differs: what the page's run found, and what yours found. The first setting,
+# `LANGUAGE`, is the language of the notebook's tables, figures and messages.
 
 # %%
 # Settings of this run; the values below are the page's (and the command line's defaults).
