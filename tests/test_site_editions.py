@@ -129,3 +129,14 @@ def test_a_labs_printed_lines_are_in_the_page_language(built_site, lab):
         assert line in text, f"{EDITIONS[language]}{lab}: no {line!r}"
         assert "this notebook's cells ran in" in text if language == "en" else \
             "ячейки этого ноутбука выполнились за" in text, (language, lab)
+
+
+BARE_BOOLEAN = re.compile(r"<pre>\s*(?:True|False)\s*</pre>")
+
+
+@pytest.mark.parametrize("lab", [s for s in SOURCES if s.startswith("labs/")])
+def test_no_lab_cell_shows_a_bare_boolean(built_site, lab):
+    """A cell that checks a statement says what it found (mlp_ref.course.claims), never a lone True."""
+    for language in EDITIONS:
+        found = BARE_BOOLEAN.findall(page_html(built_site, language, lab))
+        assert not found, f"{EDITIONS[language]}{lab}: {len(found)} cells show a bare True or False"
