@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -74,3 +75,24 @@ def test_a_lab_notebook_runs_in_its_editions_language(lab, tmp_path):
     assert run.returncode == 0, run.stderr[-2000:]
     assert ("тот же запуск из командной строки:" in run.stdout) == (language == "ru"), run.stdout
     assert f"SAYS {'Русский' if language == 'ru' else 'English'}" in run.stdout
+
+
+# What the course's build needs and a teacher adapting a lab would have to read around: a page's
+# statement checked (claim, site_build) and words in both languages (say(..., ru=...)). They live in
+# mlp_ref.labs (each lab's report and figures modules, mlp_ref.labs.notebook).
+PLUMBING = re.compile(r"\b(?:claim|site_build|say)\(|\bru=")
+
+
+def plumbing_lines(text: str) -> list[str]:
+    return [line for _, cell in editions.code_cells(text) for line in cell.splitlines() if PLUMBING.search(line)]
+
+
+@pytest.mark.parametrize("lab", LABS, ids=lambda p: p.name)
+def test_a_lab_cell_shows_the_experiment_not_the_course_plumbing(lab):
+    found = plumbing_lines(lab.read_text(encoding="utf-8"))
+    assert not found, f"{lab.name}: {len(found)} lines of course plumbing in its code cells, e.g. {found[:3]}"
+
+
+def test_plumbing_in_a_cell_is_found():
+    cell = '# %%\nclaim(x < 1, "x is small")\nlabel = say("step", ru="шаг")\nprint(x)\n'
+    assert plumbing_lines(cell) == ['claim(x < 1, "x is small")', 'label = say("step", ru="шаг")']

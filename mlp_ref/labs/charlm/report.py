@@ -202,3 +202,63 @@ def check_running_statistics(report: CharLMReport, running: float, own: float) -
           say(f"a difference of {format_number(abs(running - own), 4)} against a gap of {format_number(gap, 4)}",
               ru=f"разницу {format_number(abs(running - own), 4)} при разрыве {format_number(gap, 4)}"),
           stacklevel=2)
+
+
+# --------------------------------------------------------------------------- the page's small tables
+
+def windows_table(rows: list[tuple[str, str]], context: int) -> str:
+    """Markdown table of one word's windows (:func:`mlp_ref.labs.charlm.data.window_rows`)."""
+    return markdown_table([say(f"context (previous {context})", ru=f"контекст (предыдущие {context})"),
+                           say("→ next", ru="→ следующий")], [list(row) for row in rows], "lc")
+
+
+def step0_table(losses: dict[str, float], n_tokens: int) -> str:
+    """Markdown table: the training loss at step 0 of each initialization, and ln V.
+
+    Parameters
+    ----------
+    losses : dict of str to float
+        ``{"naive": loss, "scaled_output": loss}`` (the inits of :class:`CharMLPConfig`).
+    n_tokens : int
+        The vocabulary's size V.
+    """
+    labels = {"naive": say("naive: all weights N(0, 1)", ru="наивная: все веса N(0, 1)"),
+              "scaled_output": say("output layer scaled: W2 x 0.01, b2 = 0", ru="выходной слой уменьшен: W2 x 0.01, b2 = 0")}
+    rows = [[labels[init], format_number(loss, 3)] for init, loss in losses.items()]
+    rows.append([say("ln V (uniform prediction)", ru="ln V (равномерное предсказание)"),
+                 format_number(float(np.log(n_tokens)), 3)])
+    return markdown_table([say("initialization", ru="инициализация"),
+                           say("loss on the training split at step 0", ru="потери на обучающей выборке на шаге 0")],
+                          rows, "lr")
+
+
+def hidden_weights_label(init: str, batch_norm: bool, fan_in: int) -> str:
+    """How the hidden layer's weights were drawn, as the saturation table and its figure name it."""
+    if batch_norm:
+        return say("W1 ~ N(0, 1), then batch norm", ru="W1 ~ N(0, 1), затем батч-нормализация")
+    return f"W1 ~ N(0, 1) x (5/3)/sqrt({fan_in}), b1 x 0.01" if init == "kaiming" else "W1 ~ N(0, 1)"
+
+
+def saturation_table(rows: list[tuple[str, bool, float, float]], fan_in: int) -> str:
+    """Markdown table: per initialization, the fraction of saturated hidden outputs and the spread of x W1.
+
+    Parameters
+    ----------
+    rows : list of (init, batch_norm, fraction of |h| > 0.97, std of x W1)
+    fan_in : int
+        The width of x (context x embedding).
+    """
+    return markdown_table([say("hidden weights", ru="веса скрытого слоя"), say("fraction of |h| > 0.97", ru="доля |h| > 0.97"),
+                           say("std of x W1", ru="ст. откл. x W1")],
+                          [[hidden_weights_label(init, batch_norm, fan_in), format_number(fraction, 3),
+                            format_number(spread, 2)] for init, batch_norm, fraction, spread in rows], "lrr")
+
+
+def samples_table(samples: list[str], train_words) -> str:
+    """Markdown table: each sampled word and whether it is a word of the training split."""
+    known = set(train_words)
+    return markdown_table(["#", say("sampled word", ru="сгенерированное слово"),
+                           say("in the training split?", ru="есть в обучающей выборке?")],
+                          [[str(i + 1), name or say("(empty)", ru="(пусто)"),
+                            say("yes", ru="да") if name in known else say("no", ru="нет")]
+                           for i, name in enumerate(samples)], "rlc")

@@ -53,6 +53,20 @@ def _test_acc() -> str:
     return say("test acc. %", ru="точн. (тест), %")
 
 
+def layer_table(net) -> str:
+    """Each layer's weight and bias shapes and its parameters, counted from ``net``'s arrays, and the total.
+
+    Parameters
+    ----------
+    net : mlp_ref.MLP
+    """
+    rows = [[str(l + 1), str(W.shape), str(b.shape), format_count(W.size + b.size)]
+            for l, (W, b) in enumerate(zip(net.weights, net.biases))]
+    rows.append([say("all", ru="всего"), "", "", format_count(sum(a.size for a in net.weights + net.biases))])
+    return markdown_table([say("layer", ru="слой"), say("W shape", ru="форма W"), say("b shape", ru="форма b"),
+                           say("parameters", ru="параметров")], rows, "crrr")
+
+
 def split_table(splits: Splits) -> str:
     """Rows per digit in each part, and the totals.
 
@@ -253,7 +267,8 @@ def check_study(report: DigitsReport) -> None:
     claim(chosen.sizes == largest.sizes,
           say("the largest network of the study reached the highest mean validation accuracy and was chosen",
               ru="самая большая сеть исследования достигла наибольшей средней точности на валидации и была выбрана"),
-          say(f"{sizes_label(chosen.sizes)} chosen", ru=f"выбрана {sizes_label(chosen.sizes)}"), stacklevel=2)
+          say(f"the highest for {sizes_label(chosen.sizes)}, which was chosen",
+              ru=f"наибольшую у {sizes_label(chosen.sizes)}, она и выбрана"), stacklevel=2)
     claim(largest.val_accuracy.mean() > smallest.val_accuracy.mean(),
           say("the largest network's mean validation accuracy was above the smallest's",
               ru="средняя точность самой большой сети на валидации выше, чем у самой маленькой"),
