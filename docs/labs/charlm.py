@@ -360,7 +360,7 @@ check_running_statistics(report, running, full_stats)
 
 # %% [markdown]
 # The two losses agree to within a tenth of the gap between the two "init fixes" rows (the
-# assert in the cell checks it), so the running averages are not the cause. That leaves
+# check in the cell holds it), so the running averages are not the cause. That leaves
 # candidates this lab does not test. One is the noise batch normalization adds during
 # training: the gradient of every window depends on the other windows of its batch
 # (training with the whole split's statistics instead would test it). Another is its scale
