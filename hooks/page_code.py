@@ -1,24 +1,24 @@
-"""A lesson's runnable code, as the build sees it: each block's code, the output it shows, and its chain.
+"""A page's runnable code, as the build and the tests see it: each block's code, the output it shows, its chain.
 
-Not a hook itself: hooks/verification.py (which runs the blocks when the site is built) and
-hooks/lesson_notebooks.py (which makes a lesson's notebook) import it. The fences and the
-``cont`` chains come from hooks/reader_blocks.py's parser, so the build numbers and chains the
-blocks as the page's labels do; ``tests/pagekit.py`` reads the same pages with a parser of its
-own, and the tests compare what each of them finds.
+Not a hook itself: hooks/verification.py (which runs the blocks when the site is built, the one
+run of them), hooks/lesson_notebooks.py (which makes a lesson's notebook), the tests and the
+maintainer's tools (tests/pagekit.py, tests/update_outputs.py, tests/page_outputs.py) import it.
+The fences come from hooks/reader_blocks.py's parser, the only one, so everything numbers and
+chains the blocks as the page's labels do.
 
 A block marked ``<!--pytest-codeblocks:cont-->`` continues the runnable block before it, so a
 page's blocks fall into *segments*: runs of blocks each continuing the one before. Running a
-segment's blocks in order in one namespace gives every block the state that
-tests/page_blocks.py gives it by re-running its chain.
+segment's blocks in order in one namespace (hooks/block_runner.py) gives every block the state
+the blocks it continues leave.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from reader_blocks import Fence, parse_fences, runnable_blocks
+from reader_blocks import Fence, parse_fences
 
 ROOT = Path(__file__).resolve().parent.parent
 SNIPPETS = ROOT / "snippets"
@@ -31,18 +31,26 @@ class Block:
     """One runnable ``python`` block of a page."""
 
     number: int  # 1-based among the page's runnable blocks (its anchor is #block-N)
-    lineno: int  # line of the opening fence, 1-based
+    fence: Fence
     code: str  # dedented, snippet lines expanded
-    expected: str | None  # the output the page shows after it, or None when it shows none
-    needs: str | None  # a module it needs that a reader may lack (importorskip), else None
-    continues: bool  # whether it continues the runnable block before it
+    expected: str | None = None  # the output the page shows after it, or None when it shows none
+    needs: str | None = None  # a module it needs that a reader may lack (importorskip), else None
+    continues: "Block | None" = None  # the runnable block before it, which it continues
+    snippets: list[str] = field(default_factory=list)  # names of the snippet files it embeds
+    output_fence: Fence | None = None  # the fence that shows its output
 
+    @property
+    def lineno(self) -> int:
+        """The line of the opening fence, 1-based."""
+        return self.fence.lineno
 
-def fence_body(lines: list[str], fence: Fence) -> str:
-    """The text between a fence's opening and closing lines, without the fence's indentation."""
-    width = len(fence.indent)
-    body = [line[min(width, len(line) - len(line.lstrip())):] for line in lines[fence.start + 1:fence.end]]
-    return "\n".join(body) + "\n" if body else ""
+    def chain(self) -> list["Block"]:
+        """Every block whose state this one builds on, oldest first, then itself."""
+        blocks, block = [], self
+        while block is not None:
+            blocks.append(block)
+            block = block.continues
+        return blocks[::-1]
 
 
 def expand_snippets(code: str, where: str) -> tuple[str, list[str]]:
@@ -66,21 +74,27 @@ def expand_snippets(code: str, where: str) -> tuple[str, list[str]]:
 
 def page_blocks(markdown: str, where: str) -> list[Block]:
     """The runnable blocks of a page's Markdown source, each with the output shown after it."""
-    lines = markdown.split("\n")
-    fences = parse_fences(lines, where)
-    runnable = {block.fence.start: block for block in runnable_blocks(fences, where)}
     blocks: list[Block] = []
-    for fence in fences:
+    for fence in parse_fences(markdown.split("\n"), where):
         if fence.is_output:
-            if not blocks or blocks[-1].expected is not None:
-                raise ValueError(f"{where}:{fence.lineno}: an expected-output block with no python block before it")
-            blocks[-1].expected = fence_body(lines, fence)
-        elif fence.start in runnable:
-            needs = next((IMPORTORSKIP.fullmatch(m)["module"].strip("'\" ") for m in fence.markers
-                          if IMPORTORSKIP.fullmatch(m)), None)
-            blocks.append(Block(runnable[fence.start].number, fence.lineno,
-                                expand_snippets(fence_body(lines, fence), f"{where}:{fence.lineno}")[0],
-                                None, needs, runnable[fence.start].continues is not None))
+            if not blocks or blocks[-1].output_fence is not None:
+                raise ValueError(f"{fence.where}: an expected-output block with no python block before it")
+            blocks[-1].expected, blocks[-1].output_fence = fence.code, fence
+        elif fence.is_runnable:
+            code, used = expand_snippets(fence.code, fence.where)
+            block = Block(len(blocks) + 1, fence, code, snippets=used)
+            for keyword in fence.markers:
+                if keyword == "cont":
+                    if not blocks:
+                        raise ValueError(f"{fence.where}: pytest-codeblocks:cont marker with no "
+                                         "python block before it to continue")
+                    block.continues = blocks[-1]
+                elif match := IMPORTORSKIP.fullmatch(keyword):
+                    block.needs = match["module"].strip("'\" ")
+                else:
+                    raise ValueError(f"{fence.where}: unknown marker pytest-codeblocks:{keyword}; expected cont, "
+                                     "expected-output or importorskip(module)")
+            blocks.append(block)
     return blocks
 
 
@@ -88,7 +102,7 @@ def segments(blocks: list[Block]) -> list[list[Block]]:
     """The blocks grouped into runs in which each block continues the one before."""
     groups: list[list[Block]] = []
     for block in blocks:
-        if block.continues and groups:
+        if block.continues is not None and groups:
             groups[-1].append(block)
         else:
             groups.append([block])

@@ -18,8 +18,8 @@ on disk, which the tests read, are never changed):
 The labels are said in the language of the edition being built (hooks/words.py): "Вывод",
 «Продолжение блока выше» on a Russian page.
 
-Hooks must not import ``tests``, so the marker syntax is parsed here again;
-``tests/test_reader_blocks.py`` checks that both parsers chain the same blocks on every page.
+The fence parser here (:func:`parse_fences`) is the only one: hooks/page_code.py builds a page's
+runnable blocks on it, and the tests and tools read the pages through it (tests/pagekit.py).
 """
 
 from __future__ import annotations
@@ -29,8 +29,9 @@ from dataclasses import dataclass, field
 
 from words import say
 
-# The same marker and fence syntax as tests/pagekit.py.
 MARKER = re.compile(r"^<!--\s*pytest-codeblocks:(?P<keyword>.*?)\s*-->$")
+MARK = re.compile(r"^<!--\s*(?P<mark>pytest\.mark\..*?)\s*-->$")  # a pytest mark for the block's test item
+NORUN = re.compile(r"^<!--\s*norun:\s*(?P<reason>.*?)\s*-->$")  # why a Python-looking fence is not run
 FENCE_OPEN = re.compile(r"^(?P<indent>\s*)(?P<ticks>`{3,}|~{3,})(?P<info>.*)$")
 RUNS_AT_BUILD = re.compile(r'\bexec\s*=\s*"(on|true|1)"')
 
@@ -62,11 +63,25 @@ class Fence:
     indent: str
     ticks: str
     info: str
-    markers: list[str] = field(default_factory=list)
+    markers: list[str] = field(default_factory=list)  # pytest-codeblocks keywords
+    code: str = ""  # the text between the fence's lines, without the fence's indentation
+    source: str = "page"  # the page, for messages
+    marks: list[str] = field(default_factory=list)  # pytest.mark.* expressions
+    norun: str | None = None  # the reason a "<!-- norun: ... -->" line gives
 
     @property
     def lineno(self) -> int:
         return self.start + 1
+
+    @property
+    def where(self) -> str:
+        """``page:line`` for messages."""
+        return f"{self.source}:{self.lineno}"
+
+    @property
+    def language(self) -> str:
+        first = self.info.split(" ", 1)[0] if self.info else ""
+        return first.strip("{}.").lower()
 
     @property
     def is_output(self) -> bool:
@@ -79,9 +94,9 @@ class Fence:
         return self.info.strip() == "python" and not self.is_output
 
     @property
-    def shows_code(self) -> bool:
-        """Whether the fence appears on the page as a code block (markdown-exec's do not)."""
-        return not RUNS_AT_BUILD.search(self.info)
+    def runs_at_build(self) -> bool:
+        """Whether markdown-exec runs it while the page is rendered (it then shows no code)."""
+        return bool(RUNS_AT_BUILD.search(self.info))
 
 
 @dataclass
@@ -97,14 +112,22 @@ class RunnableBlock:
 
 
 def parse_fences(lines: list[str], where: str = "page") -> list[Fence]:
-    """Every fence of a page, with the pytest-codeblocks markers that stood before it."""
+    """Every fence of a page (indented ones in admonitions and tabs too), with the markers, pytest
+    marks and ``norun`` reason that stood before it."""
     fences: list[Fence] = []
     markers: list[str] = []
+    marks: list[str] = []
+    norun: str | None = None
     index = 0
     while index < len(lines):
+        stripped = lines[index].strip()
         opening = FENCE_OPEN.match(lines[index])
-        if match := MARKER.match(lines[index].strip()):
+        if match := MARKER.match(stripped):
             markers.append(match["keyword"].strip())
+        elif match := MARK.match(stripped):
+            marks.append(match["mark"])
+        elif match := NORUN.match(stripped):
+            norun = match["reason"]
         elif opening:
             start, ticks = index, opening["ticks"]
             index += 1
@@ -112,8 +135,11 @@ def parse_fences(lines: list[str], where: str = "page") -> list[Fence]:
                 index += 1
             if index == len(lines):
                 raise ValueError(f"{where}:{start + 1}: fence opened and never closed")
-            fences.append(Fence(start, index, opening["indent"], ticks, opening["info"].strip(), markers))
-            markers = []
+            width = len(opening["indent"])
+            body = [line[min(width, len(line) - len(line.lstrip())):] for line in lines[start + 1:index]]
+            fences.append(Fence(start, index, opening["indent"], ticks, opening["info"].strip(), markers,
+                                "\n".join(body) + "\n" if body else "", where, marks, norun))
+            markers, marks, norun = [], [], None
         index += 1
     return fences
 
@@ -124,7 +150,7 @@ def runnable_blocks(fences: list[Fence], where: str = "page") -> list[RunnableBl
     since_last: list[Fence] = []  # code shown on the page since the last runnable block
     for fence in fences:
         if not fence.is_runnable:
-            if fence.shows_code:
+            if not fence.runs_at_build:
                 since_last.append(fence)
             continue
         block = RunnableBlock(len(blocks) + 1, fence)

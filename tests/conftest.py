@@ -41,11 +41,14 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-def _build_and_serve(config: pytest.Config) -> tuple[Path, int]:
+def _build_and_serve(config: pytest.Config) -> tuple[Path, int | None, str | None]:
     """Build the site with ``mkdocs build --strict`` (labs executed) and serve it on a free port.
 
     Runs in the background from the end of collection (tests/early.py). The server lives until
-    the end of the session, in a daemon thread. Returns (site folder, port).
+    the end of the session, in a daemon thread. Returns (site folder, port, None), or, when the
+    strict build failed, (site folder, None, what it said): the tests that need the site fail with
+    that (:func:`site_and_port`), and each page block's item reports its own block from the
+    record the build wrote before it stopped (tests/page_blocks.py).
     """
     port = _free_port()
     # pytest's temporary folder of this run (its fixtures are not available in a background job)
@@ -59,27 +62,34 @@ def _build_and_serve(config: pytest.Config) -> tuple[Path, int]:
         cwd=pagekit.ROOT, env=env, capture_output=True, text=True, timeout=1800,
     )
     if result.returncode != 0:
-        pytest.fail(f"mkdocs build --strict failed (exit {result.returncode}):\n{result.stdout}\n{result.stderr[-20000:]}",
-                    pytrace=False)
+        return site, None, f"mkdocs build --strict failed (exit {result.returncode}):\n{result.stdout}\n{result.stderr[-20000:]}"
     handler = functools.partial(QuietHandler, directory=str(site))
     httpd = ReusableServer(("127.0.0.1", port), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    return site, port
+    return site, port, None
 
 
 early.register("site", fixture="built_site", stage="site build", work=_build_and_serve, at_start=True)
 
 
+def site_and_port(config: pytest.Config) -> tuple[Path, int]:
+    """The built and served site's folder and port; fails the test if the strict build failed."""
+    site, port, failure = early.result("site", config)
+    if failure:
+        pytest.fail(failure, pytrace=False)
+    return site, port
+
+
 @pytest.fixture(scope="session")
 def built_site(pytestconfig) -> Path:
     """The folder of the strictly built site (built in the background: tests/early.py)."""
-    return early.result("site", pytestconfig)[0]
+    return site_and_port(pytestconfig)[0]
 
 
 @pytest.fixture(scope="session")
 def server(pytestconfig) -> str:
     """The built site served on 127.0.0.1 at the address it was built for: its base URL."""
-    return f"http://127.0.0.1:{early.result('site', pytestconfig)[1]}"
+    return f"http://127.0.0.1:{site_and_port(pytestconfig)[1]}"
 
 
 READER_ENVS = pagekit.ROOT / ".cache" / "reader-env"
@@ -160,7 +170,7 @@ def _reader_env(config: pytest.Config) -> Path:
     """
     from tests import readerkit
 
-    _, port = early.result("site", config)
+    _, port = site_and_port(config)
     server = f"http://127.0.0.1:{port}"
     url = f"{server}/downloads/requirements-reader.txt"
     with urllib.request.urlopen(url) as response:
@@ -222,7 +232,7 @@ def _visit_site(config: pytest.Config) -> dict:
     is served (tests/early.py), beside the unit tests. Returns what the visits saw."""
     from tests.test_browser import skip_or_fail
 
-    site, port = early.result("site", config)
+    site, port = site_and_port(config)
     out = site.parent / f"{site.name}-visits.json"
     result = subprocess.run([sys.executable, "-m", "tests.browser_visits", str(site), f"http://127.0.0.1:{port}",
                              str(out)], cwd=pagekit.ROOT, capture_output=True, text=True, timeout=3600)

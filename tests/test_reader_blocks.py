@@ -1,8 +1,8 @@
 """hooks/reader_blocks.py: anchors, "Continues ..." labels and "Output" labels on the pages.
 
-The hook parses the pytest-codeblocks markers itself (hooks do not import tests), so the
-first test checks, page by page, that it chains exactly the blocks ``tests/pagekit.py``
-chains. The others render every page, decorated by the hook, with the site's own Markdown
+The labels chain the blocks on their own (``runnable_blocks``), so the first test checks, page
+by page, that they chain exactly the blocks the build runs in one chain (hooks/page_code.py, on the
+same fence parser). The others render every page, decorated by the hook, with the site's own Markdown
 configuration, and check the HTML a reader gets: each continued block has a label linking
 to an anchor that exists and belongs to the block it continues, each output block is
 labelled and carries ``no-copy``. A Russian page (``*.ru.md``) is decorated as the Russian
@@ -54,10 +54,10 @@ def hook_blocks(page):
 
 
 @pytest.mark.parametrize("page", PAGES, ids=IDS)
-def test_hook_chains_the_blocks_pagekit_chains(page):
+def test_labels_chain_the_blocks_the_build_runs_in_one_chain(page):
     ours = [(b.fence.lineno, b.continues.fence.lineno if b.continues else None) for b in hook_blocks(page)]
-    tests = [(b.fence.lineno, b.continues.fence.lineno if b.continues else None) for b in pagekit.blocks(page)]
-    assert ours == tests, f"{page.name}: the hook's (block line, continued block line) differ from pagekit's"
+    runs = [(b.lineno, b.continues.lineno if b.continues else None) for b in pagekit.blocks(page)]
+    assert ours == runs, f"{page.name}: the labels' (block line, continued block line) differ from the runs'"
 
 
 @pytest.fixture(scope="module")
@@ -143,7 +143,7 @@ def expected_blocks(page) -> list:
     expected = []
     for block in runnable:
         expected.append(("run", number[id(block)], number[id(block.continues)] if block.continues else None))
-        if block.expected_fence is not None:
+        if block.output_fence is not None:
             expected.append(("output",))
     return expected
 

@@ -72,7 +72,7 @@ def expected_counts(built_site, source: str) -> dict[str, int]:
     page = pagekit.DOCS / source
     blocks = pagekit.blocks(page)
     missing = [block for block in blocks if any(
-        earlier.importorskip and importlib.util.find_spec(earlier.importorskip) is None for earlier in block.chain())]
+        earlier.needs and importlib.util.find_spec(earlier.needs) is None for earlier in block.chain())]
     counts.update(blocks=len(blocks), matched=len(blocks) - len(missing), not_run=len(missing),
                   generators=sum(fence.runs_at_build for fence in pagekit.parse_fences(page)))
     return counts
