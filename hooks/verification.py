@@ -143,7 +143,7 @@ class BlockRun:
         if not pages:
             return
         self.folder = Path(tempfile.mkdtemp(prefix="mlp-blocks-"))
-        payload = [[{"code": block.code, "needs": block.needs} for block in segment]
+        payload = [[{"code": block.code, "needs": block.needs, "where": block.fence.where} for block in segment]
                    for groups in pages.values() for segment in groups]
         (self.folder / "in.json").write_text(json.dumps(payload), encoding="utf-8")
         # a reader's run: no build marker, and English (reader code prints the same on either edition)

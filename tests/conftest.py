@@ -1,95 +1,19 @@
-"""Shared fixtures: one strict build of the whole site per test run, served on 127.0.0.1.
-
-The build starts in the background as soon as the tests are collected (tests/early.py).
-
-The site is built for the address it is served at (``SITE_URL``), because the reader's
-install line on its pages names the site's own ``downloads/`` by absolute URL.
-"""
+"""Shared fixtures: the reader's environment and the browser (the site build: tests/page_blocks.py)."""
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import tempfile
-import threading
 import urllib.request
 from pathlib import Path
 
 import pytest
 
 from tests import early, pagekit
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-class ReusableServer(http.server.ThreadingHTTPServer):
-    allow_reuse_address = True
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _build_and_serve(config: pytest.Config) -> tuple[Path, int | None, str | None]:
-    """Build the site with ``mkdocs build --strict`` (labs executed) and serve it on a free port.
-
-    Runs in the background from the end of collection (tests/early.py). The server lives until
-    the end of the session, in a daemon thread. Returns (site folder, port, None), or, when the
-    strict build failed, (site folder, None, what it said): the tests that need the site fail with
-    that (:func:`site_and_port`), and each page block's item reports its own block from the
-    record the build wrote before it stopped (tests/page_blocks.py).
-    """
-    port = _free_port()
-    # pytest's temporary folder of this run (its fixtures are not available in a background job)
-    site = Path(tempfile.mkdtemp(prefix="site-", dir=config._tmp_path_factory.getbasetemp()))
-    env = dict(os.environ, SITE_URL=f"http://127.0.0.1:{port}/")
-    # A global MPLBACKEND=Agg would silently drop every notebook figure.
-    env.pop("MPLBACKEND", None)
-    env.setdefault("NO_MKDOCS_2_WARNING", "1")
-    result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--clean", "-d", str(site)],
-        cwd=pagekit.ROOT, env=env, capture_output=True, text=True, timeout=1800,
-    )
-    if result.returncode != 0:
-        return site, None, f"mkdocs build --strict failed (exit {result.returncode}):\n{result.stdout}\n{result.stderr[-20000:]}"
-    handler = functools.partial(QuietHandler, directory=str(site))
-    httpd = ReusableServer(("127.0.0.1", port), handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    return site, port, None
-
-
-early.register("site", fixture="built_site", stage="site build", work=_build_and_serve, at_start=True)
-
-
-def site_and_port(config: pytest.Config) -> tuple[Path, int]:
-    """The built and served site's folder and port; fails the test if the strict build failed."""
-    site, port, failure = early.result("site", config)
-    if failure:
-        pytest.fail(failure, pytrace=False)
-    return site, port
-
-
-@pytest.fixture(scope="session")
-def built_site(pytestconfig) -> Path:
-    """The folder of the strictly built site (built in the background: tests/early.py)."""
-    return site_and_port(pytestconfig)[0]
-
-
-@pytest.fixture(scope="session")
-def server(pytestconfig) -> str:
-    """The built site served on 127.0.0.1 at the address it was built for: its base URL."""
-    return f"http://127.0.0.1:{site_and_port(pytestconfig)[1]}"
+from tests.page_blocks import site_and_port
 
 
 READER_ENVS = pagekit.ROOT / ".cache" / "reader-env"

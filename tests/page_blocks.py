@@ -1,25 +1,36 @@
-"""pytest plugin: one item per ``python`` block of every page, reported from the build's record.
+"""pytest plugin: the test run's one strict build of the site, and one item per page block from its record.
 
-The strict site build is the one executor of the pages' code (hooks/verification.py): it runs each
-block once, compares what it printed with the page, and writes every block's result into
-``_execution.json`` at the root of the site (both editions). The tests build the site once
-(``built_site``, tests/conftest.py, started in the background by tests/early.py); each block's item
-reads its entry (page and line) from that build's record, even when the strict build failed (the
-record is written before the build stops), and runs nothing itself. An item fails, naming the page
-and line, when its block raised (with the traceback) or printed something else than the page shows
-(with the diff, computed here from the record's output and the page as this test reads it); it is
-skipped when its block needs a module this environment lacks (failed when ``MLP_REQUIRE_OPTIONAL``
-is set).
+The build (:func:`_build_and_serve`, the ``built_site`` and ``server`` fixtures) starts in the
+background as soon as the tests are collected (tests/early.py) and is then served on 127.0.0.1. It
+is built for the address it is served at (``SITE_URL``), because the reader's install line on its
+pages names the site's own ``downloads/`` by absolute URL. This is a plugin of the root conftest.py,
+not of tests/conftest.py, so that ``pytest docs/lessons/x.md`` has the build too.
+
+The build is the one executor of the pages' code (hooks/verification.py): it runs each block once,
+compares what it printed with the page, and writes every block's result into ``_execution.json`` at
+the root of the site (both editions). Each block's item reads its entry (page and line) from that
+record, even when the strict build failed (the record is written before the build stops), and runs
+nothing itself. An item fails, naming the page and line, when its block raised (with the traceback)
+or printed something else than the page shows (with the diff, computed here from the record's output
+and the page as this test reads it); it is skipped when its block needs a module this environment
+lacks (failed when ``MLP_REQUIRE_OPTIONAL`` is set).
 """
 
 from __future__ import annotations
 
 import difflib
+import functools
 import hashlib
+import http.server
 import json
 import os
+import socket
+import subprocess
 import sys
+import tempfile
+import threading
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -27,6 +38,72 @@ from tests import early, pagekit
 
 STATS: Counter = Counter()
 RECORD = "_execution.json"  # hooks/verification.py's RECORD
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+class ReusableServer(http.server.ThreadingHTTPServer):
+    allow_reuse_address = True
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _build_and_serve(config: pytest.Config) -> tuple[Path, int | None, str | None]:
+    """Build the site with ``mkdocs build --strict`` (labs executed) and serve it on a free port.
+
+    Runs in the background from the end of collection (tests/early.py). The server lives until
+    the end of the session, in a daemon thread. Returns (site folder, port, None), or, when the
+    strict build failed, (site folder, None, what it said): the tests that need the site fail with
+    that (:func:`site_and_port`), and each page block's item reports its own block from the
+    record the build wrote before it stopped (:func:`check`).
+    """
+    port = _free_port()
+    # pytest's temporary folder of this run (its fixtures are not available in a background job)
+    site = Path(tempfile.mkdtemp(prefix="site-", dir=config._tmp_path_factory.getbasetemp()))
+    env = dict(os.environ, SITE_URL=f"http://127.0.0.1:{port}/")
+    # A global MPLBACKEND=Agg would silently drop every notebook figure.
+    env.pop("MPLBACKEND", None)
+    env.setdefault("NO_MKDOCS_2_WARNING", "1")
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--clean", "-d", str(site)],
+        cwd=pagekit.ROOT, env=env, capture_output=True, text=True, timeout=1800,
+    )
+    if result.returncode != 0:
+        return site, None, f"mkdocs build --strict failed (exit {result.returncode}):\n{result.stdout}\n{result.stderr[-20000:]}"
+    handler = functools.partial(QuietHandler, directory=str(site))
+    httpd = ReusableServer(("127.0.0.1", port), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return site, port, None
+
+
+early.register("site", fixture="built_site", stage="site build", work=_build_and_serve, at_start=True)
+
+
+def site_and_port(config: pytest.Config) -> tuple[Path, int]:
+    """The built and served site's folder and port; fails the test if the strict build failed."""
+    site, port, failure = early.result("site", config)
+    if failure:
+        pytest.fail(failure, pytrace=False)
+    return site, port
+
+
+@pytest.fixture(scope="session")
+def built_site(pytestconfig) -> Path:
+    """The folder of the strictly built site (built in the background: tests/early.py)."""
+    return site_and_port(pytestconfig)[0]
+
+
+@pytest.fixture(scope="session")
+def server(pytestconfig) -> str:
+    """The built site served on 127.0.0.1 at the address it was built for: its base URL."""
+    return f"http://127.0.0.1:{site_and_port(pytestconfig)[1]}"
 
 
 def pytest_collect_file(file_path, parent):
@@ -93,6 +170,8 @@ def check(block: pagekit.Block, entry: dict | None, failure: str | None = None) 
         raise BlockFailure(where, "the site build's record (_execution.json) has no entry for this block", failure or "")
     if entry["code_sha256"] != hashlib.sha256(block.code.encode()).hexdigest():
         raise BlockFailure(where, "the build ran other code at this line (was the page edited since?)", "")
+    if entry["skipped"] and not any(earlier.needs for earlier in block.chain()):
+        raise BlockFailure(where, "the block did not run", entry["skipped"])
     if entry["skipped"]:
         if os.environ.get("MLP_REQUIRE_OPTIONAL"):
             pytest.fail(f"{where}: {entry['skipped']}, and MLP_REQUIRE_OPTIONAL is set", pytrace=False)

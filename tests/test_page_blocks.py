@@ -81,10 +81,19 @@ def test_an_item_fails_without_its_entry_or_with_another_blocks_code(block):
         page_blocks.check(block, entry(block, code_sha256="0" * 64))
 
 
-def test_an_item_is_skipped_when_its_block_needed_a_missing_module(block, monkeypatch):
+def test_an_item_is_skipped_when_its_block_needed_a_missing_module(monkeypatch):
+    block = pagekit.page_code.page_blocks("<!--pytest-codeblocks:importorskip(torch)-->\n" + PAGE, "docs/made-up.md")[0]
     monkeypatch.delenv("MLP_REQUIRE_OPTIONAL", raising=False)
     with pytest.raises(pytest.skip.Exception, match="needs torch"):
         page_blocks.check(block, entry(block, output="", skipped="needs torch, which is not installed"))
     monkeypatch.setenv("MLP_REQUIRE_OPTIONAL", "1")
     with pytest.raises(pytest.fail.Exception, match="MLP_REQUIRE_OPTIONAL is set"):
         page_blocks.check(block, entry(block, output="", skipped="needs torch, which is not installed"))
+
+
+def test_an_item_fails_when_its_block_did_not_run_after_an_earlier_block_raised():
+    first, second = pagekit.page_code.page_blocks(PAGE + "\n<!--pytest-codeblocks:cont-->\n\n```python\nprint(1)\n```\n",
+                                                  "docs/made-up.md")
+    with pytest.raises(page_blocks.BlockFailure, match="did not run\nan earlier block of its chain raised"):
+        page_blocks.check(second, entry(second, output="", skipped="an earlier block of its chain raised an error",
+                                        verdict="not run"))
