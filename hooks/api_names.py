@@ -29,8 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import griffe
-from page_code import page_blocks
-from reader_blocks import parse_fences
+from page_code import page_blocks, parse_fences
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = "mlp_ref"

@@ -30,8 +30,7 @@ from pathlib import Path, PurePosixPath
 import nbformat
 from mkdocs.structure.files import File, Files
 from mkdocs.plugins import event_priority
-from page_code import page_blocks, segments
-from reader_blocks import parse_fences
+from page_code import page_blocks, parse_fences, segments
 from words import edition_folder, say
 
 LESSONS = "lessons/"

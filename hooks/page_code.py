@@ -1,10 +1,10 @@
 """A page's runnable code, as the build and the tests see it: each block's code, the output it shows, its chain.
 
 Not a hook itself: hooks/verification.py (which runs the blocks when the site is built, the one
-run of them), hooks/lesson_notebooks.py (which makes a lesson's notebook), the tests and the
-maintainer's tools (tests/pagekit.py, tests/update_outputs.py, tests/page_outputs.py) import it.
-The fences come from hooks/reader_blocks.py's parser, the only one, so everything numbers and
-chains the blocks as the page's labels do.
+run of them), hooks/reader_blocks.py (the blocks' labels), hooks/lesson_notebooks.py (a lesson's
+notebook), the tests and the maintainer's tools (tests/pagekit.py, tests/update_outputs.py,
+tests/page_outputs.py) import it. :func:`parse_fences` is the only fence parser, so they all
+number and chain the blocks alike.
 
 A block marked ``<!--pytest-codeblocks:cont-->`` continues the runnable block before it, so a
 page's blocks fall into *segments*: runs of blocks each continuing the one before. Running a
@@ -18,12 +18,92 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from reader_blocks import Fence, parse_fences
-
 ROOT = Path(__file__).resolve().parent.parent
 SNIPPETS = ROOT / "snippets"
 SNIPPET_LINE = re.compile(r"^(?P<indent>\s*)-+8<-+\s+\"(?P<name>[^\"]+)\"\s*$")
 IMPORTORSKIP = re.compile(r"importorskip\((?P<module>.+)\)")
+MARKER = re.compile(r"^<!--\s*pytest-codeblocks:(?P<keyword>.*?)\s*-->$")
+MARK = re.compile(r"^<!--\s*(?P<mark>pytest\.mark\..*?)\s*-->$")  # a pytest mark for the block's test item
+NORUN = re.compile(r"^<!--\s*norun:\s*(?P<reason>.*?)\s*-->$")  # why a Python-looking fence is not run
+FENCE_OPEN = re.compile(r"^(?P<indent>\s*)(?P<ticks>`{3,}|~{3,})(?P<info>.*)$")
+RUNS_AT_BUILD = re.compile(r'\bexec\s*=\s*"(on|true|1)"')
+
+
+@dataclass
+class Fence:
+    start: int  # index of the opening line, 0-based
+    end: int  # index of the closing line
+    indent: str
+    ticks: str
+    info: str
+    markers: list[str] = field(default_factory=list)  # pytest-codeblocks keywords
+    code: str = ""  # the text between the fence's lines, without the fence's indentation
+    source: str = "page"  # the page, for messages
+    marks: list[str] = field(default_factory=list)  # pytest.mark.* expressions
+    norun: str | None = None  # the reason a "<!-- norun: ... -->" line gives
+
+    @property
+    def lineno(self) -> int:
+        return self.start + 1
+
+    @property
+    def where(self) -> str:
+        """``page:line`` for messages."""
+        return f"{self.source}:{self.lineno}"
+
+    @property
+    def language(self) -> str:
+        first = self.info.split(" ", 1)[0] if self.info else ""
+        return first.strip("{}.").lower()
+
+    @property
+    def is_output(self) -> bool:
+        return "expected-output" in self.markers
+
+    @property
+    def is_runnable(self) -> bool:
+        # A fence whose info string is exactly "python", unless it shows the output of the block before it.
+        return self.info.strip() == "python" and not self.is_output
+
+    @property
+    def runs_at_build(self) -> bool:
+        """Whether markdown-exec runs it while the page is rendered (it then shows no code)."""
+        return bool(RUNS_AT_BUILD.search(self.info))
+
+
+def parse_fences(lines: list[str], where: str = "page") -> list[Fence]:
+    """Every fence of a page (indented ones in admonitions and tabs too), with the markers, pytest
+    marks and ``norun`` reason that stood before it."""
+    fences: list[Fence] = []
+    markers: list[str] = []
+    marks: list[str] = []
+    norun: str | None = None
+    index = 0
+    while index < len(lines):
+        stripped = lines[index].strip()
+        opening = FENCE_OPEN.match(lines[index])
+        if match := MARKER.match(stripped):
+            markers.append(match["keyword"].strip())
+        elif match := MARK.match(stripped):
+            marks.append(match["mark"])
+        elif match := NORUN.match(stripped):
+            norun = match["reason"]
+        elif opening:
+            start, ticks = index, opening["ticks"]
+            index += 1
+            while index < len(lines) and not lines[index].strip().startswith(ticks):
+                index += 1
+            if index == len(lines):
+                raise ValueError(f"{where}:{start + 1}: fence opened and never closed")
+            width = len(opening["indent"])
+            body = [line[min(width, len(line) - len(line.lstrip())):] for line in lines[start + 1:index]]
+            fences.append(Fence(start, index, opening["indent"], ticks, opening["info"].strip(), markers,
+                                "\n".join(body) + "\n" if body else "", where, marks, norun))
+            markers, marks, norun = [], [], None
+        index += 1
+    return fences
+
+
 
 
 @dataclass
@@ -43,6 +123,10 @@ class Block:
     def lineno(self) -> int:
         """The line of the opening fence, 1-based."""
         return self.fence.lineno
+
+    @property
+    def anchor(self) -> str:
+        return f"block-{self.number}"
 
     def chain(self) -> list["Block"]:
         """Every block whose state this one builds on, oldest first, then itself."""

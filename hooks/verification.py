@@ -57,15 +57,15 @@ from mkdocs.plugins import event_priority
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.utils import get_relative_url
-from page_code import page_blocks, segments
-from reader_blocks import parse_fences
+from page_code import page_blocks, parse_fences, segments
 from render_cache import ENVIRONMENT, cache_key, enabled, now_utc
 from words import language, ru_plural, say
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNNER = Path(__file__).resolve().parent / "block_runner.py"
 RUNNER_DROPS = ("MLP_SITE_BUILD", "MLP_LANG")  # the blocks run as a reader's code: no build marker, English
-RECORD = "_execution.json"  # every block's result, both editions, at the root of the site (tests/page_blocks.py reads it)
+# Every block's result, both editions, at the root of the site (tests/page_blocks.py reads it).
+RECORD = "_execution.json"
 BLOCK_CACHE = ROOT / ".cache" / "blocks"
 REPORT = "execution-report.md"
 LINE_CLASS = "mlp-verification"

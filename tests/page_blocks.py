@@ -76,7 +76,8 @@ def _build_and_serve(config: pytest.Config) -> tuple[Path, int | None, str | Non
         cwd=pagekit.ROOT, env=env, capture_output=True, text=True, timeout=1800,
     )
     if result.returncode != 0:
-        return site, None, f"mkdocs build --strict failed (exit {result.returncode}):\n{result.stdout}\n{result.stderr[-20000:]}"
+        return site, None, (f"mkdocs build --strict failed (exit {result.returncode}):\n{result.stdout}\n"
+                            f"{result.stderr[-20000:]}")
     handler = functools.partial(QuietHandler, directory=str(site))
     httpd = ReusableServer(("127.0.0.1", port), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
@@ -128,7 +129,8 @@ _RECORD = pytest.StashKey[dict]()
 
 
 def build_record(config: pytest.Config) -> dict:
-    """The test run's site build's record, ``{"entries": {(page, line): entry}, "failure": what a failed build said}``."""
+    """The test run's site build's record:
+    ``{"entries": {(page, line): entry}, "failure": what a failed build said, or None}``."""
     if _RECORD not in config.stash:
         site, _, failure = early.result("site", config)  # tests/conftest.py's _build_and_serve
         path = site / RECORD
@@ -167,7 +169,8 @@ def check(block: pagekit.Block, entry: dict | None, failure: str | None = None) 
     the page shows; skip it if it did not run for want of an optional module."""
     where = block.fence.where
     if entry is None:
-        raise BlockFailure(where, "the site build's record (_execution.json) has no entry for this block", failure or "")
+        raise BlockFailure(where, "the site build's record (_execution.json) has no entry for this block",
+                           failure or "")
     if entry["code_sha256"] != hashlib.sha256(block.code.encode()).hexdigest():
         raise BlockFailure(where, "the build ran other code at this line (was the page edited since?)", "")
     if entry["skipped"] and not any(earlier.needs for earlier in block.chain()):

@@ -2,7 +2,7 @@
 
 The pages follow pytest-codeblocks' marker syntax (``<!--pytest-codeblocks:expected-output-->``,
 ``<!--pytest-codeblocks:cont-->``, ``<!--pytest-codeblocks:importorskip(mod)-->``), read by
-hooks/reader_blocks.py's parser and hooks/page_code.py's blocks, the ones the build runs: a
+hooks/page_code.py's parser and blocks, the ones the build runs: a
 continued block shows its own output, and ``--8<--`` snippet lines are expanded before a block runs.
 """
 
@@ -35,7 +35,7 @@ def load_hook(name: str) -> ModuleType:
 
 page_code = load_hook("page_code")
 Fence, Block = page_code.Fence, page_code.Block
-FENCE_OPEN = sys.modules["reader_blocks"].FENCE_OPEN  # imported by page_code
+FENCE_OPEN = page_code.FENCE_OPEN
 
 
 def pages() -> list[Path]:

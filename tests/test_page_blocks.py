@@ -92,8 +92,8 @@ def test_an_item_is_skipped_when_its_block_needed_a_missing_module(monkeypatch):
 
 
 def test_an_item_fails_when_its_block_did_not_run_after_an_earlier_block_raised():
-    first, second = pagekit.page_code.page_blocks(PAGE + "\n<!--pytest-codeblocks:cont-->\n\n```python\nprint(1)\n```\n",
-                                                  "docs/made-up.md")
+    chained = PAGE + "\n<!--pytest-codeblocks:cont-->\n\n```python\nprint(1)\n```\n"
+    first, second = pagekit.page_code.page_blocks(chained, "docs/made-up.md")
     with pytest.raises(page_blocks.BlockFailure, match="did not run\nan earlier block of its chain raised"):
         page_blocks.check(second, entry(second, output="", skipped="an earlier block of its chain raised an error",
                                         verdict="not run"))

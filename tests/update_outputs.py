@@ -28,7 +28,8 @@ def updated_lines(page: Path) -> list[str]:
     for block, result in verification.BlockRun({"page": pagekit.page_code.segments(blocks)}).results().get("page", []):
         fence = block.output_fence
         if result["error"]:
-            raise SystemExit(f"{block.fence.where}: the block raised, so there is no output to write:\n{result['error']}")
+            raise SystemExit(f"{block.fence.where}: the block raised, so there is no output to write:\n"
+                             f"{result['error']}")
         if result["skipped"]:
             print(f"{block.fence.where}: left as it is: {result['skipped']}")
         elif fence is not None:
