@@ -391,9 +391,10 @@ def report_markdown(records: list[PageRecord], facts: dict[str, str], base: str,
 # ---------------------------------------------------------------------------------------
 
 _state: dict = {}
-# The block runs of the build under way, by key (blocks_key): the English edition's build fills it, and
-# the Russian edition's build, which runs inside it (hooks/edition.py), takes its twins' runs from it.
-_runs: dict[str, dict] = {}
+# The block results of the build under way, by key (blocks_key), with where they came from: the English
+# edition's build fills it, and the Russian edition's build, which runs inside it (hooks/edition.py),
+# takes its twins' results from it.
+_runs: dict[str, tuple[dict, str]] = {}
 _record: dict[str, list[dict]] = {}  # both editions' entries of _execution.json, by page
 
 
@@ -456,10 +457,11 @@ def on_files(files: Files, config) -> Files:
             continue
         key = blocks_key(blocks)
         entry = BLOCK_CACHE / f"{file.src_uri.replace('/', '_')}-{key}.json"
-        if key in _runs:  # its twin's code, run in this build
-            cached[file.src_uri] = (segments(blocks), _runs[key], "the twin")
+        if key in _runs:  # its twin's code, whose results this build has
+            cached[file.src_uri] = (segments(blocks), *_runs[key])
         elif enabled() and entry.is_file():
             cached[file.src_uri] = (segments(blocks), json.loads(entry.read_text(encoding="utf-8")), "the cache")
+            _runs[key] = cached[file.src_uri][1:]
         else:
             pages[file.src_uri] = segments(blocks)
             entries[file.src_uri] = (entry, key)
@@ -487,9 +489,10 @@ def on_env(env, config, files):
         check_blocks(records[src], pairs)
         records[src].blocks_ran_at = _state["ran_at"]
         entry, key = _state["entries"][src]
-        _runs[key] = {"results": [result for _, result in pairs], "ran_at": _state["ran_at"]}
+        results = [result for _, result in pairs]
+        _runs[key] = ({"results": results, "ran_at": _state["ran_at"]}, "the twin")
         if enabled() and not records[src].failed:  # a failed run is never kept: it runs again next time
-            store(entry, _runs[key]["results"], _state["ran_at"])
+            store(entry, results, _state["ran_at"])
     for src, (groups, stored, ran) in _state["cached"].items():
         blocks = [block for segment in groups for block in segment]
         check_blocks(records[src], list(zip(blocks, stored["results"], strict=True)), ran)
