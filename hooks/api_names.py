@@ -29,8 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import griffe
-from page_code import fence_body, page_blocks
-from reader_blocks import RUNS_AT_BUILD, parse_fences
+from page_code import page_blocks, parse_fences
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = "mlp_ref"
@@ -289,5 +288,5 @@ def page_codes(src_uri: str, text: str, *, build_time: bool = True) -> list[str]
     codes = [block.code for block in page_blocks(text, src_uri)]
     if build_time:
         lines = text.split("\n")
-        codes += [fence_body(lines, fence) for fence in parse_fences(lines, src_uri) if RUNS_AT_BUILD.search(fence.info)]
+        codes += [fence.code for fence in parse_fences(lines, src_uri) if fence.runs_at_build]
     return codes

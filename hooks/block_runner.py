@@ -5,7 +5,8 @@ beside the site build (its own process, so the pages' code cannot change the bui
 tests/readerkit.py runs a copy with the Python of a reader's fresh environment. Standard
 library only, for that reason.
 
-``IN.json`` is a list of segments, each a list of blocks ``{"code": str, "needs": str | null}``:
+``IN.json`` is a list of segments, each a list of blocks ``{"code": str, "needs": str | null}``
+(and ``"where"``, the page and line its traceback names):
 a segment's blocks run in order in one fresh namespace (``__name__ == "__main__"``), each one
 continuing the state of the one before, with warnings raised as errors, from the current
 directory. ``OUT.json`` gets, for each segment, one result per block:
@@ -43,11 +44,11 @@ def run_segment(segment: list[dict]) -> list[dict]:
             continue
         buffer = io.StringIO()
         start = time.perf_counter()
-        error = None
+        error, where = None, block.get("where", f"<block {index + 1} of its segment>")
         try:
             with warnings.catch_warnings(), contextlib.redirect_stdout(buffer):
                 warnings.simplefilter("error")
-                exec(compile(block["code"], f"<block {index + 1} of its segment>", "exec"), namespace)
+                exec(compile(block["code"], where, "exec"), namespace)
         except Exception:
             error = traceback.format_exc(limit=-3)
             stop = "an earlier block of its chain raised an error"

@@ -30,8 +30,7 @@ from pathlib import Path, PurePosixPath
 import nbformat
 from mkdocs.structure.files import File, Files
 from mkdocs.plugins import event_priority
-from page_code import fence_body, page_blocks, segments
-from reader_blocks import RUNS_AT_BUILD, parse_fences
+from page_code import page_blocks, parse_fences, segments
 from words import edition_folder, say
 
 LESSONS = "lessons/"
@@ -154,14 +153,14 @@ def lesson_cells(source: str, where: str, links: Links) -> list[nbformat.Noteboo
                                       "отдельную ячейку.*"),
                       "", f"{indent}```python",
                       *(indent + line if line else "" for line in block.code.rstrip("\n").split("\n")), f"{indent}```"]
-        elif RUNS_AT_BUILD.search(fence.info):
+        elif fence.runs_at_build:
             prose.append(indent + say(f"*On [the page]({links.page_url}), a table or figure computed when the site "
                                       "is built stands here.*",
                                       ru=f"*Здесь на [странице урока]({links.page_url}) — таблица или "
                                          "рисунок, вычисленные при сборке сайта.*"))
         else:
             prose += [f"{indent}{fence.ticks}{fence.info}",
-                      *(indent + line if line else "" for line in fence_body(lines, fence).rstrip("\n").split("\n")),
+                      *(indent + line if line else "" for line in fence.code.rstrip("\n").split("\n")),
                       f"{indent}{fence.ticks}"]
     prose.extend(flat[cursor:])
     flush()

@@ -1,29 +1,109 @@
-"""A lesson's runnable code, as the build sees it: each block's code, the output it shows, and its chain.
+"""A page's runnable code, as the build and the tests see it: each block's code, the output it shows, its chain.
 
-Not a hook itself: hooks/verification.py (which runs the blocks when the site is built) and
-hooks/lesson_notebooks.py (which makes a lesson's notebook) import it. The fences and the
-``cont`` chains come from hooks/reader_blocks.py's parser, so the build numbers and chains the
-blocks as the page's labels do; ``tests/pagekit.py`` reads the same pages with a parser of its
-own, and the tests compare what each of them finds.
+Not a hook itself: hooks/verification.py (which runs the blocks when the site is built, the one
+run of them), hooks/reader_blocks.py (the blocks' labels), hooks/lesson_notebooks.py (a lesson's
+notebook), the tests and the maintainer's tools (tests/pagekit.py, tests/update_outputs.py,
+tests/page_outputs.py) import it. :func:`parse_fences` is the only fence parser, so they all
+number and chain the blocks alike.
 
 A block marked ``<!--pytest-codeblocks:cont-->`` continues the runnable block before it, so a
 page's blocks fall into *segments*: runs of blocks each continuing the one before. Running a
-segment's blocks in order in one namespace gives every block the state that
-tests/page_blocks.py gives it by re-running its chain.
+segment's blocks in order in one namespace (hooks/block_runner.py) gives every block the state
+the blocks it continues leave.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-
-from reader_blocks import Fence, parse_fences, runnable_blocks
 
 ROOT = Path(__file__).resolve().parent.parent
 SNIPPETS = ROOT / "snippets"
 SNIPPET_LINE = re.compile(r"^(?P<indent>\s*)-+8<-+\s+\"(?P<name>[^\"]+)\"\s*$")
 IMPORTORSKIP = re.compile(r"importorskip\((?P<module>.+)\)")
+MARKER = re.compile(r"^<!--\s*pytest-codeblocks:(?P<keyword>.*?)\s*-->$")
+MARK = re.compile(r"^<!--\s*(?P<mark>pytest\.mark\..*?)\s*-->$")  # a pytest mark for the block's test item
+NORUN = re.compile(r"^<!--\s*norun:\s*(?P<reason>.*?)\s*-->$")  # why a Python-looking fence is not run
+FENCE_OPEN = re.compile(r"^(?P<indent>\s*)(?P<ticks>`{3,}|~{3,})(?P<info>.*)$")
+RUNS_AT_BUILD = re.compile(r'\bexec\s*=\s*"(on|true|1)"')
+
+
+@dataclass
+class Fence:
+    start: int  # index of the opening line, 0-based
+    end: int  # index of the closing line
+    indent: str
+    ticks: str
+    info: str
+    markers: list[str] = field(default_factory=list)  # pytest-codeblocks keywords
+    code: str = ""  # the text between the fence's lines, without the fence's indentation
+    source: str = "page"  # the page, for messages
+    marks: list[str] = field(default_factory=list)  # pytest.mark.* expressions
+    norun: str | None = None  # the reason a "<!-- norun: ... -->" line gives
+
+    @property
+    def lineno(self) -> int:
+        return self.start + 1
+
+    @property
+    def where(self) -> str:
+        """``page:line`` for messages."""
+        return f"{self.source}:{self.lineno}"
+
+    @property
+    def language(self) -> str:
+        first = self.info.split(" ", 1)[0] if self.info else ""
+        return first.strip("{}.").lower()
+
+    @property
+    def is_output(self) -> bool:
+        return "expected-output" in self.markers
+
+    @property
+    def is_runnable(self) -> bool:
+        # A fence whose info string is exactly "python", unless it shows the output of the block before it.
+        return self.info.strip() == "python" and not self.is_output
+
+    @property
+    def runs_at_build(self) -> bool:
+        """Whether markdown-exec runs it while the page is rendered (it then shows no code)."""
+        return bool(RUNS_AT_BUILD.search(self.info))
+
+
+def parse_fences(lines: list[str], where: str = "page") -> list[Fence]:
+    """Every fence of a page (indented ones in admonitions and tabs too), with the markers, pytest
+    marks and ``norun`` reason that stood before it."""
+    fences: list[Fence] = []
+    markers: list[str] = []
+    marks: list[str] = []
+    norun: str | None = None
+    index = 0
+    while index < len(lines):
+        stripped = lines[index].strip()
+        opening = FENCE_OPEN.match(lines[index])
+        if match := MARKER.match(stripped):
+            markers.append(match["keyword"].strip())
+        elif match := MARK.match(stripped):
+            marks.append(match["mark"])
+        elif match := NORUN.match(stripped):
+            norun = match["reason"]
+        elif opening:
+            start, ticks = index, opening["ticks"]
+            index += 1
+            while index < len(lines) and not lines[index].strip().startswith(ticks):
+                index += 1
+            if index == len(lines):
+                raise ValueError(f"{where}:{start + 1}: fence opened and never closed")
+            width = len(opening["indent"])
+            body = [line[min(width, len(line) - len(line.lstrip())):] for line in lines[start + 1:index]]
+            fences.append(Fence(start, index, opening["indent"], ticks, opening["info"].strip(), markers,
+                                "\n".join(body) + "\n" if body else "", where, marks, norun))
+            markers, marks, norun = [], [], None
+        index += 1
+    return fences
+
+
 
 
 @dataclass
@@ -31,18 +111,30 @@ class Block:
     """One runnable ``python`` block of a page."""
 
     number: int  # 1-based among the page's runnable blocks (its anchor is #block-N)
-    lineno: int  # line of the opening fence, 1-based
+    fence: Fence
     code: str  # dedented, snippet lines expanded
-    expected: str | None  # the output the page shows after it, or None when it shows none
-    needs: str | None  # a module it needs that a reader may lack (importorskip), else None
-    continues: bool  # whether it continues the runnable block before it
+    expected: str | None = None  # the output the page shows after it, or None when it shows none
+    needs: str | None = None  # a module it needs that a reader may lack (importorskip), else None
+    continues: "Block | None" = None  # the runnable block before it, which it continues
+    snippets: list[str] = field(default_factory=list)  # names of the snippet files it embeds
+    output_fence: Fence | None = None  # the fence that shows its output
 
+    @property
+    def lineno(self) -> int:
+        """The line of the opening fence, 1-based."""
+        return self.fence.lineno
 
-def fence_body(lines: list[str], fence: Fence) -> str:
-    """The text between a fence's opening and closing lines, without the fence's indentation."""
-    width = len(fence.indent)
-    body = [line[min(width, len(line) - len(line.lstrip())):] for line in lines[fence.start + 1:fence.end]]
-    return "\n".join(body) + "\n" if body else ""
+    @property
+    def anchor(self) -> str:
+        return f"block-{self.number}"
+
+    def chain(self) -> list["Block"]:
+        """Every block whose state this one builds on, oldest first, then itself."""
+        blocks, block = [], self
+        while block is not None:
+            blocks.append(block)
+            block = block.continues
+        return blocks[::-1]
 
 
 def expand_snippets(code: str, where: str) -> tuple[str, list[str]]:
@@ -66,21 +158,27 @@ def expand_snippets(code: str, where: str) -> tuple[str, list[str]]:
 
 def page_blocks(markdown: str, where: str) -> list[Block]:
     """The runnable blocks of a page's Markdown source, each with the output shown after it."""
-    lines = markdown.split("\n")
-    fences = parse_fences(lines, where)
-    runnable = {block.fence.start: block for block in runnable_blocks(fences, where)}
     blocks: list[Block] = []
-    for fence in fences:
+    for fence in parse_fences(markdown.split("\n"), where):
         if fence.is_output:
-            if not blocks or blocks[-1].expected is not None:
-                raise ValueError(f"{where}:{fence.lineno}: an expected-output block with no python block before it")
-            blocks[-1].expected = fence_body(lines, fence)
-        elif fence.start in runnable:
-            needs = next((IMPORTORSKIP.fullmatch(m)["module"].strip("'\" ") for m in fence.markers
-                          if IMPORTORSKIP.fullmatch(m)), None)
-            blocks.append(Block(runnable[fence.start].number, fence.lineno,
-                                expand_snippets(fence_body(lines, fence), f"{where}:{fence.lineno}")[0],
-                                None, needs, runnable[fence.start].continues is not None))
+            if not blocks or blocks[-1].output_fence is not None:
+                raise ValueError(f"{fence.where}: an expected-output block with no python block before it")
+            blocks[-1].expected, blocks[-1].output_fence = fence.code, fence
+        elif fence.is_runnable:
+            code, used = expand_snippets(fence.code, fence.where)
+            block = Block(len(blocks) + 1, fence, code, snippets=used)
+            for keyword in fence.markers:
+                if keyword == "cont":
+                    if not blocks:
+                        raise ValueError(f"{fence.where}: pytest-codeblocks:cont marker with no "
+                                         "python block before it to continue")
+                    block.continues = blocks[-1]
+                elif match := IMPORTORSKIP.fullmatch(keyword):
+                    block.needs = match["module"].strip("'\" ")
+                else:
+                    raise ValueError(f"{fence.where}: unknown marker pytest-codeblocks:{keyword}; expected cont, "
+                                     "expected-output or importorskip(module)")
+            blocks.append(block)
     return blocks
 
 
@@ -88,7 +186,7 @@ def segments(blocks: list[Block]) -> list[list[Block]]:
     """The blocks grouped into runs in which each block continues the one before."""
     groups: list[list[Block]] = []
     for block in blocks:
-        if block.continues and groups:
+        if block.continues is not None and groups:
             groups[-1].append(block)
         else:
             groups.append([block])

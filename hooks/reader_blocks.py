@@ -7,10 +7,10 @@ prints. This hook, working on the Markdown of each page before it is rendered (t
 on disk, which the tests read, are never changed):
 
 * gives every runnable ``python`` block an anchor, ``#block-N`` (N counts the page's
-  runnable blocks from 1, in the order the tests run them);
+  runnable blocks from 1, in the order the build runs them);
 * puts a label above each continued block, "Continues the block above" (or "an earlier
   block" when other code stands between them), linked to the anchor of the block it
-  continues: the previous runnable block, the same one ``tests/pagekit.py`` chains it to;
+  continues: the previous runnable block, the one the build runs it after;
 * labels each expected-output block "Output" (real text, so a screen reader says it) and
   gives it the classes ``mlp-output`` (styled in ``stylesheets/extra.css``) and
   ``no-copy`` (Material adds no copy button inside an element with that class).
@@ -18,21 +18,16 @@ on disk, which the tests read, are never changed):
 The labels are said in the language of the edition being built (hooks/words.py): "Вывод",
 «Продолжение блока выше» on a Russian page.
 
-Hooks must not import ``tests``, so the marker syntax is parsed here again;
-``tests/test_reader_blocks.py`` checks that both parsers chain the same blocks on every page.
+The fences and blocks are hooks/page_code.py's, which the build runs: the labels chain the blocks
+as the runs do.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
+from page_code import Block, Fence, page_blocks, parse_fences
 from words import say
-
-# The same marker and fence syntax as tests/pagekit.py.
-MARKER = re.compile(r"^<!--\s*pytest-codeblocks:(?P<keyword>.*?)\s*-->$")
-FENCE_OPEN = re.compile(r"^(?P<indent>\s*)(?P<ticks>`{3,}|~{3,})(?P<info>.*)$")
-RUNS_AT_BUILD = re.compile(r'\bexec\s*=\s*"(on|true|1)"')
 
 OUTPUT_CLASSES = ".no-copy .mlp-output"
 
@@ -42,10 +37,11 @@ def output_label() -> str:
     return say("Output", ru="Вывод")
 
 
-def continues_label(block: "RunnableBlock") -> str:
-    """The label above a continued block: which block it continues (a link to it), and what to run first."""
+def continues_label(block: Block, next_to_continued: bool) -> str:
+    """The label above a continued block: which block it continues (a link to it), and what to run
+    first; ``next_to_continued`` when no other code stands between them."""
     link = f"#{block.continues.anchor}"
-    if block.next_to_continued:
+    if next_to_continued:
         target = say(f"[the block above]({link})", ru=f"[блока выше]({link})")
     else:
         target = say(f"[an earlier block]({link})", ru=f"[одного из блоков выше]({link})")
@@ -53,90 +49,6 @@ def continues_label(block: "RunnableBlock") -> str:
         return say(f"Continues {target}: run that one first.", ru=f"Продолжение {target}: сначала выполните его.")
     return say(f"Continues {target}, which continues an earlier one: run them all first.",
                ru=f"Продолжение {target}, который сам продолжает более ранний: сначала выполните их все по порядку.")
-
-
-@dataclass
-class Fence:
-    start: int  # index of the opening line, 0-based
-    end: int  # index of the closing line
-    indent: str
-    ticks: str
-    info: str
-    markers: list[str] = field(default_factory=list)
-
-    @property
-    def lineno(self) -> int:
-        return self.start + 1
-
-    @property
-    def is_output(self) -> bool:
-        return "expected-output" in self.markers
-
-    @property
-    def is_runnable(self) -> bool:
-        # tests/pagekit.py runs a fence whose info string is exactly "python", unless it
-        # shows the output of the block before it.
-        return self.info.strip() == "python" and not self.is_output
-
-    @property
-    def shows_code(self) -> bool:
-        """Whether the fence appears on the page as a code block (markdown-exec's do not)."""
-        return not RUNS_AT_BUILD.search(self.info)
-
-
-@dataclass
-class RunnableBlock:
-    number: int  # 1-based among the page's runnable blocks
-    fence: Fence
-    continues: "RunnableBlock | None" = None
-    next_to_continued: bool = False  # no other code block between it and the block it continues
-
-    @property
-    def anchor(self) -> str:
-        return f"block-{self.number}"
-
-
-def parse_fences(lines: list[str], where: str = "page") -> list[Fence]:
-    """Every fence of a page, with the pytest-codeblocks markers that stood before it."""
-    fences: list[Fence] = []
-    markers: list[str] = []
-    index = 0
-    while index < len(lines):
-        opening = FENCE_OPEN.match(lines[index])
-        if match := MARKER.match(lines[index].strip()):
-            markers.append(match["keyword"].strip())
-        elif opening:
-            start, ticks = index, opening["ticks"]
-            index += 1
-            while index < len(lines) and not lines[index].strip().startswith(ticks):
-                index += 1
-            if index == len(lines):
-                raise ValueError(f"{where}:{start + 1}: fence opened and never closed")
-            fences.append(Fence(start, index, opening["indent"], ticks, opening["info"].strip(), markers))
-            markers = []
-        index += 1
-    return fences
-
-
-def runnable_blocks(fences: list[Fence], where: str = "page") -> list[RunnableBlock]:
-    """The runnable blocks, each linked to the block it continues (as tests/pagekit.py does)."""
-    blocks: list[RunnableBlock] = []
-    since_last: list[Fence] = []  # code shown on the page since the last runnable block
-    for fence in fences:
-        if not fence.is_runnable:
-            if fence.shows_code:
-                since_last.append(fence)
-            continue
-        block = RunnableBlock(len(blocks) + 1, fence)
-        if "cont" in fence.markers:
-            if not blocks:
-                raise ValueError(f"{where}:{fence.lineno}: pytest-codeblocks:cont marker with no "
-                                 "python block before it to continue")
-            block.continues = blocks[-1]
-            block.next_to_continued = all(other.is_output for other in since_last)
-        blocks.append(block)
-        since_last = []
-    return blocks
 
 
 def _output_info(fence: Fence, where: str) -> str:
@@ -159,11 +71,11 @@ def _label(indent: str, text: str, css_class: str) -> list[str]:
 def decorate(markdown: str, where: str = "page") -> str:
     """The page's Markdown with anchors, continuation labels and output labels added."""
     lines = markdown.split("\n")
-    fences = parse_fences(lines, where)
-    blocks = {block.fence.start: block for block in runnable_blocks(fences, where)}
+    blocks = {block.fence.start: block for block in page_blocks(markdown, where)}
     out: list[str] = []
     cursor = 0
-    for fence in fences:
+    since_last: list[Fence] = []  # code shown on the page since the last runnable block
+    for fence in parse_fences(lines, where):
         before: list[str] = []
         if fence.is_output:
             before = _label(fence.indent, output_label(), "mlp-output-label")
@@ -171,9 +83,12 @@ def decorate(markdown: str, where: str = "page") -> str:
         elif fence.start in blocks:
             block = blocks[fence.start]
             if block.continues is not None:
-                before = _label(fence.indent, continues_label(block), "mlp-continues")
+                next_to_continued = all(other.is_output for other in since_last)
+                before = _label(fence.indent, continues_label(block, next_to_continued), "mlp-continues")
             opening = f"{fence.indent}{fence.ticks}python {{ #{block.anchor} }}"
-        else:
+        if not fence.runs_at_build:
+            since_last = [] if fence.start in blocks else since_last + [fence]
+        if not fence.is_output and fence.start not in blocks:
             continue
         out.extend(lines[cursor:fence.start])
         if out and out[-1].strip() and before:

@@ -158,15 +158,15 @@ def _module_imports(source: str, module: str, is_package: bool) -> frozenset[str
     return frozenset(_imports_of(ast.parse(source), module, is_package))
 
 
-def cache_key(text: str, settings: dict, root: Path = ROOT) -> str:
-    """A digest of a page's ``text``, ``settings``, the code it may run and the environment."""
+def cache_key(text: str, settings: dict, root: Path = ROOT, environment: tuple[str, ...] = ENVIRONMENT) -> str:
+    """A digest of a page's ``text``, ``settings``, the code it may run and the ``environment`` variables."""
     digest = hashlib.sha256(text.encode() + b"\0")
     for path in code_files(text, root):
         if path.is_file():
             digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
     digest.update(platform.python_version().encode())
     digest.update(json.dumps(settings, sort_keys=True, default=str).encode())
-    digest.update(json.dumps({name: os.environ.get(name) for name in ENVIRONMENT}, sort_keys=True).encode())
+    digest.update(json.dumps({name: os.environ.get(name) for name in environment}, sort_keys=True).encode())
     return digest.hexdigest()[:24]
 
 

@@ -2,12 +2,17 @@
 
 What this build checks, and so what the line may say:
 
-- **Code blocks.** Every runnable ``python`` block of a page runs in this build, in a process
-  of its own started when the build starts (hooks/block_runner.py; it runs beside the pages'
-  rendering), and its printed output is compared with the output the page shows, exactly, as
-  tests/page_blocks.py compares them. A block that prints something else, or raises, is a
-  warning, so ``mkdocs build --strict`` fails; the line then says how many did not match. A
-  block that needs an optional module this build lacks (PyTorch) is counted as not run.
+- **Code blocks.** This build is the one executor of the pages' ``python`` blocks. Every runnable
+  block runs, in a process of its own started when the build starts (hooks/block_runner.py; it
+  runs beside the pages' rendering), and its printed output is compared with the output the page
+  shows, exactly. A Russian twin's code is the English page's (tests/test_editions.py), so the
+  Russian edition's build reuses the English edition's run of the same code (:data:`_runs`) and
+  compares it with its own page. A block that prints something else, or raises, is a warning,
+  so ``mkdocs build --strict`` fails; the line then says how many did not match. A block that
+  needs an optional module this build lacks (PyTorch) is counted as not run. Every block's
+  result is written to ``_execution.json`` at the root of the site (:func:`write_record`):
+  the tests report one item per block from it (tests/page_blocks.py) instead of running the
+  blocks again.
 - **Build-time code.** markdown-exec blocks run while the page is rendered (a failing one
   fails the build); the line counts them and the tables and figures in the page.
 - **Labs.** The notebook's code cells ran without an error (mkdocs-jupyter, errors not allowed)
@@ -29,6 +34,7 @@ changes to mlp_ref), NumPy's and Python's, and the build date. The site-wide rep
 from __future__ import annotations
 
 import datetime
+import hashlib
 import html
 import importlib.util
 import json
@@ -51,13 +57,15 @@ from mkdocs.plugins import event_priority
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.utils import get_relative_url
-from page_code import page_blocks, segments
-from reader_blocks import RUNS_AT_BUILD, parse_fences
-from render_cache import cache_key, enabled, now_utc
+from page_code import page_blocks, parse_fences, segments
+from render_cache import ENVIRONMENT, cache_key, enabled, now_utc
 from words import language, ru_plural, say
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNNER = Path(__file__).resolve().parent / "block_runner.py"
+RUNNER_DROPS = ("MLP_SITE_BUILD", "MLP_LANG")  # the blocks run as a reader's code: no build marker, English
+# Every block's result, both editions, at the root of the site (tests/page_blocks.py reads it).
+RECORD = "_execution.json"
 BLOCK_CACHE = ROOT / ".cache" / "blocks"
 REPORT = "execution-report.md"
 LINE_CLASS = "mlp-verification"
@@ -76,6 +84,7 @@ class PageRecord:
     """What the build did for one page."""
 
     src_uri: str
+    source: str = ""  # the page's file, relative to the repository root (docs/lessons/x.ru.md)
     title: str = ""
     url: str = ""
     blocks: int = 0  # runnable python blocks on the page
@@ -90,6 +99,7 @@ class PageRecord:
     render_seconds: float = 0.0  # the render that made the page (hooks/render_cache.py)
     rendered_at: str = ""  # when the render ran: in this build, or the earlier one this build reused
     lab: bool = False
+    runs: list[dict] = field(default_factory=list)  # one entry of _execution.json per block (check_blocks)
 
 
 # ---------------------------------------------------------------------------------------
@@ -133,11 +143,11 @@ class BlockRun:
         if not pages:
             return
         self.folder = Path(tempfile.mkdtemp(prefix="mlp-blocks-"))
-        payload = [[{"code": block.code, "needs": block.needs} for block in segment]
+        payload = [[{"code": block.code, "needs": block.needs, "where": block.fence.where} for block in segment]
                    for groups in pages.values() for segment in groups]
         (self.folder / "in.json").write_text(json.dumps(payload), encoding="utf-8")
         # a reader's run: no build marker, and English (reader code prints the same on either edition)
-        env = {key: value for key, value in os.environ.items() if key not in ("MLP_SITE_BUILD", "MLP_LANG")}
+        env = {key: value for key, value in os.environ.items() if key not in RUNNER_DROPS}
         self.process = subprocess.Popen([sys.executable, str(RUNNER), str(self.folder / "in.json"),
                                          str(self.folder / "out.json")], cwd=ROOT, env=env,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -154,23 +164,35 @@ class BlockRun:
                 for src, groups in self.pages.items()}
 
 
-def check_blocks(record: PageRecord, pairs: list[tuple]) -> None:
-    """Fill ``record`` from its blocks' results; warn (failing a strict build) on each mismatch."""
+def check_blocks(record: PageRecord, pairs: list[tuple], ran: str = "this build") -> None:
+    """Fill ``record`` from its blocks' results; warn (failing a strict build) on each mismatch.
+
+    ``ran`` says where the results come from: "this build", "the twin" (this build's run of the
+    same code for the other edition) or "the cache" (an earlier build's run, .cache/blocks/)."""
     record.blocks = len(pairs)
     for block, result in pairs:
         record.block_seconds += result["seconds"]
         where = f"block {block.number} (line {block.lineno})"
         if result["skipped"]:
             record.not_run.append(result["skipped"])
+            verdict = "not run"
         elif result["error"]:
             record.failed.append(f"{where} raised an error")
             log.warning(f"{record.src_uri}: {where} raised an error:\n{result['error']}")
+            verdict = "raised"
         elif result["output"] != (block.expected or ""):
             record.failed.append(f"{where} printed something else than the page shows")
             log.warning(f"{record.src_uri}: {where} printed\n{result['output']}but the page shows\n"
                         f"{block.expected or '(no output)'}")
+            verdict = "differs"
         else:
             record.matched += 1
+            verdict = "matched"
+        record.runs.append({"page": record.source, "line": block.lineno, "number": block.number,
+                            "code_sha256": hashlib.sha256(block.code.encode()).hexdigest(),
+                            "expected": block.expected, "output": result["output"], "error": result["error"],
+                            "skipped": result["skipped"], "seconds": round(result["seconds"], 4),
+                            "ran": ran, "verdict": verdict})
 
 
 def store(entry: Path, results: list[dict], ran_at: str) -> None:
@@ -369,6 +391,11 @@ def report_markdown(records: list[PageRecord], facts: dict[str, str], base: str,
 # ---------------------------------------------------------------------------------------
 
 _state: dict = {}
+# The block results of the build under way, by key (blocks_key), with where they came from: the English
+# edition's build fills it, and the Russian edition's build, which runs inside it (hooks/edition.py),
+# takes its twins' results from it.
+_runs: dict[str, tuple[dict, str]] = {}
+_record: dict[str, list[dict]] = {}  # both editions' entries of _execution.json, by page
 
 
 def runs_text(blocks: list) -> str:
@@ -381,13 +408,28 @@ def runs_text(blocks: list) -> str:
 
 def blocks_key(blocks: list) -> str:
     """The key of a page's block results: an edit of its prose, or of an output the page shows,
-    runs nothing again (the outputs are compared with the page on every build all the same)."""
+    runs nothing again (the outputs are compared with the page on every build all the same).
+    The edition is not in it: the runner takes MLP_LANG and MLP_SITE_BUILD away (BlockRun), so a
+    Russian twin, whose code is its English page's, has its English page's key."""
     # Whether each optional module is installed decides which blocks run: part of the key.
     installed = {block.needs: importlib.util.find_spec(block.needs) is not None for block in blocks if block.needs}
-    return cache_key(runs_text(blocks), {"run": "code blocks", "installed": installed})
+    return cache_key(runs_text(blocks), {"run": "code blocks", "installed": installed},
+                     environment=tuple(name for name in ENVIRONMENT if name not in RUNNER_DROPS))
+
+
+def write_record(site: Path, records: list[PageRecord]) -> None:
+    """``_execution.json`` at the root of the site: one entry per block (check_blocks) of the editions
+    built so far (the Russian edition's build, the last, writes the whole), in page order."""
+    _record.update({record.source: record.runs for record in records})
+    site.mkdir(parents=True, exist_ok=True)
+    runs = [run for source in sorted(_record) for run in _record[source]]
+    (site / RECORD).write_text(json.dumps({"blocks": runs}, indent=1, ensure_ascii=False), encoding="utf-8")
 
 
 def on_config(config):
+    if language() == "en":  # hooks/edition.py set it: the outer build, whose runs the Russian build reuses
+        _runs.clear()
+        _record.clear()
     _state.clear()
     _state["facts"] = build_facts()
     _state["start"] = time.perf_counter()
@@ -402,22 +444,27 @@ def on_files(files: Files, config) -> Files:
     for file in files.documentation_pages():
         if file.abs_src_path is None:  # the API reference's pages: generated, no code of their own
             continue
-        records[file.src_uri] = record = PageRecord(file.src_uri, lab=is_lab(file.src_uri))
+        records[file.src_uri] = record = PageRecord(file.src_uri, lab=is_lab(file.src_uri),
+                                                    source=Path(file.abs_src_path).relative_to(ROOT).as_posix())
         source = Path(file.abs_src_path).read_text(encoding="utf-8")
         if record.lab:
             record.generators = len(LAB_CODE_CELL.findall(source))
             continue
         record.generators = sum(1 for fence in parse_fences(source.split("\n"), file.src_uri)
-                                if RUNS_AT_BUILD.search(fence.info))
+                                if fence.runs_at_build)
         blocks = page_blocks(source, file.src_uri)
         if not blocks:
             continue
-        entry = BLOCK_CACHE / f"{file.src_uri.replace('/', '_')}-{blocks_key(blocks)}.json"
-        if enabled() and entry.is_file():
-            cached[file.src_uri] = (segments(blocks), json.loads(entry.read_text(encoding="utf-8")))
+        key = blocks_key(blocks)
+        entry = BLOCK_CACHE / f"{file.src_uri.replace('/', '_')}-{key}.json"
+        if key in _runs:  # its twin's code, whose results this build has
+            cached[file.src_uri] = (segments(blocks), *_runs[key])
+        elif enabled() and entry.is_file():
+            cached[file.src_uri] = (segments(blocks), json.loads(entry.read_text(encoding="utf-8")), "the cache")
+            _runs[key] = cached[file.src_uri][1:]
         else:
             pages[file.src_uri] = segments(blocks)
-            entries[file.src_uri] = entry
+            entries[file.src_uri] = (entry, key)
     _state.update(records=records, cached=cached, entries=entries, run=BlockRun(pages), ran_at=now_utc())
     title = say("Execution report", ru="Отчёт о выполнении")
     files.append(File.generated(config, REPORT, content=f"# {title}\n", inclusion=InclusionLevel.NOT_IN_NAV))
@@ -441,12 +488,16 @@ def on_env(env, config, files):
     for src, pairs in _state["run"].results().items():
         check_blocks(records[src], pairs)
         records[src].blocks_ran_at = _state["ran_at"]
+        entry, key = _state["entries"][src]
+        results = [result for _, result in pairs]
+        _runs[key] = ({"results": results, "ran_at": _state["ran_at"]}, "the twin")
         if enabled() and not records[src].failed:  # a failed run is never kept: it runs again next time
-            store(_state["entries"][src], [result for _, result in pairs], _state["ran_at"])
-    for src, (groups, stored) in _state["cached"].items():
+            store(entry, results, _state["ran_at"])
+    for src, (groups, stored, ran) in _state["cached"].items():
         blocks = [block for segment in groups for block in segment]
-        check_blocks(records[src], list(zip(blocks, stored["results"], strict=True)))
+        check_blocks(records[src], list(zip(blocks, stored["results"], strict=True)), ran)
         records[src].blocks_ran_at = stored["ran_at"]
+    write_record(Path(config.site_dir), list(records.values()))
     facts = _state["facts"]
     report = files.get_file_from_path(REPORT)
     for src, record in records.items():

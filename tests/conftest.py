@@ -1,85 +1,19 @@
-"""Shared fixtures: one strict build of the whole site per test run, served on 127.0.0.1.
-
-The build starts in the background as soon as the tests are collected (tests/early.py).
-
-The site is built for the address it is served at (``SITE_URL``), because the reader's
-install line on its pages names the site's own ``downloads/`` by absolute URL.
-"""
+"""Shared fixtures: the reader's environment and the browser (the site build: tests/page_blocks.py)."""
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import tempfile
-import threading
 import urllib.request
 from pathlib import Path
 
 import pytest
 
 from tests import early, pagekit
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-class ReusableServer(http.server.ThreadingHTTPServer):
-    allow_reuse_address = True
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _build_and_serve(config: pytest.Config) -> tuple[Path, int]:
-    """Build the site with ``mkdocs build --strict`` (labs executed) and serve it on a free port.
-
-    Runs in the background from the end of collection (tests/early.py). The server lives until
-    the end of the session, in a daemon thread. Returns (site folder, port).
-    """
-    port = _free_port()
-    # pytest's temporary folder of this run (its fixtures are not available in a background job)
-    site = Path(tempfile.mkdtemp(prefix="site-", dir=config._tmp_path_factory.getbasetemp()))
-    env = dict(os.environ, SITE_URL=f"http://127.0.0.1:{port}/")
-    # A global MPLBACKEND=Agg would silently drop every notebook figure.
-    env.pop("MPLBACKEND", None)
-    env.setdefault("NO_MKDOCS_2_WARNING", "1")
-    result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--clean", "-d", str(site)],
-        cwd=pagekit.ROOT, env=env, capture_output=True, text=True, timeout=1800,
-    )
-    if result.returncode != 0:
-        pytest.fail(f"mkdocs build --strict failed (exit {result.returncode}):\n{result.stdout}\n{result.stderr[-20000:]}",
-                    pytrace=False)
-    handler = functools.partial(QuietHandler, directory=str(site))
-    httpd = ReusableServer(("127.0.0.1", port), handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    return site, port
-
-
-early.register("site", fixture="built_site", stage="site build", work=_build_and_serve, at_start=True)
-
-
-@pytest.fixture(scope="session")
-def built_site(pytestconfig) -> Path:
-    """The folder of the strictly built site (built in the background: tests/early.py)."""
-    return early.result("site", pytestconfig)[0]
-
-
-@pytest.fixture(scope="session")
-def server(pytestconfig) -> str:
-    """The built site served on 127.0.0.1 at the address it was built for: its base URL."""
-    return f"http://127.0.0.1:{early.result('site', pytestconfig)[1]}"
+from tests.page_blocks import site_and_port
 
 
 READER_ENVS = pagekit.ROOT / ".cache" / "reader-env"
@@ -160,7 +94,7 @@ def _reader_env(config: pytest.Config) -> Path:
     """
     from tests import readerkit
 
-    _, port = early.result("site", config)
+    _, port = site_and_port(config)
     server = f"http://127.0.0.1:{port}"
     url = f"{server}/downloads/requirements-reader.txt"
     with urllib.request.urlopen(url) as response:
@@ -222,7 +156,7 @@ def _visit_site(config: pytest.Config) -> dict:
     is served (tests/early.py), beside the unit tests. Returns what the visits saw."""
     from tests.test_browser import skip_or_fail
 
-    site, port = early.result("site", config)
+    site, port = site_and_port(config)
     out = site.parent / f"{site.name}-visits.json"
     result = subprocess.run([sys.executable, "-m", "tests.browser_visits", str(site), f"http://127.0.0.1:{port}",
                              str(out)], cwd=pagekit.ROOT, capture_output=True, text=True, timeout=3600)

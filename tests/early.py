@@ -1,8 +1,9 @@
 """pytest plugin: slow shared work starts in the background as soon as the tests are collected.
 
-The strict site build, the pages' code blocks and the coding exercises' runs are processes that
-need no test to run first. Started at the end of collection (the site build, in a run of the
-whole suite, as the session starts: :func:`whole_suite`), they run on the second core while
+The strict site build (which also runs the pages' code blocks, hooks/verification.py) and the
+coding exercises' runs are processes that need no test to run first. Started at the end of
+collection (the site build, in a run of the whole suite, as the session starts:
+:func:`whole_suite`), they run on the second core while
 the unit tests run on the first, and the fixture that needs one waits only for what is left of it
 (:func:`result`). A job may start ``after`` others: the browser's visits of every page start as
 soon as the site is served, and the reader's environment once the site is served and its
@@ -89,7 +90,7 @@ def _start(name: str, config: pytest.Config) -> Future:
 
 # The jobs in the order they are expected to finish (a job that starts ``after`` another, or takes
 # longer, later); a job missing here finishes last.
-FINISH_ORDER = ("exercises", "site", "page-blocks", "public-resolve", "reader-pins", "reader-env", "site-visits")
+FINISH_ORDER = ("exercises", "site", "public-resolve", "reader-pins", "reader-env", "site-visits")
 
 
 def _waits_for(item) -> int:

@@ -1,33 +1,34 @@
-"""pytest plugin: every ``python`` block of every page runs, and prints what the page shows.
+"""pytest plugin: the test run's one strict build of the site, and one item per page block from its record.
 
-The blocks run in a process of their own, started in the background as soon as the tests are
-collected (tests/early.py; ``python -m tests.page_blocks OUT PAGE...``), beside the unit tests:
-each block's item reads what its block printed, or the traceback it raised, from that run and
-compares it with the page. The process runs nothing but the pages' blocks, in page order, as a
-reader's session would.
+The build (:func:`_build_and_serve`, the ``built_site`` and ``server`` fixtures) starts in the
+background as soon as the tests are collected (tests/early.py) and is then served on 127.0.0.1. It
+is built for the address it is served at (``SITE_URL``), because the reader's install line on its
+pages names the site's own ``downloads/`` by absolute URL. This is a plugin of the root conftest.py,
+not of tests/conftest.py, so that ``pytest docs/lessons/x.md`` has the build too.
 
-Each block is one test item. A block marked ``<!--pytest-codeblocks:cont-->`` runs in the state
-the blocks it continues left, so state carries between blocks while each block is compared with
-its own expected output: when the block it continues was the one run just before it (the usual
-order of a run), in that block's namespace; otherwise (a run of selected tests, or after a
-failure) it first re-runs them, silently, in a fresh namespace. Blocks run as a reader's
-script would: ``__name__ == "__main__"``, warnings raised as errors, working directory the
-repository root.
+The build is the one executor of the pages' code (hooks/verification.py): it runs each block once,
+compares what it printed with the page, and writes every block's result into ``_execution.json`` at
+the root of the site (both editions). Each block's item reads its entry (page and line) from that
+record, even when the strict build failed (the record is written before the build stops), and runs
+nothing itself. An item fails, naming the page and line, when its block raised (with the traceback)
+or printed something else than the page shows (with the diff, computed here from the record's output
+and the page as this test reads it); it is skipped when its block needs a module this environment
+lacks (failed when ``MLP_REQUIRE_OPTIONAL`` is set).
 """
 
 from __future__ import annotations
 
-import contextlib
 import difflib
-import importlib
-import io
+import functools
+import hashlib
+import http.server
 import json
 import os
+import socket
 import subprocess
 import sys
 import tempfile
-import traceback
-import warnings
+import threading
 from collections import Counter
 from pathlib import Path
 
@@ -36,6 +37,74 @@ import pytest
 from tests import early, pagekit
 
 STATS: Counter = Counter()
+RECORD = "_execution.json"  # hooks/verification.py's RECORD
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+class ReusableServer(http.server.ThreadingHTTPServer):
+    allow_reuse_address = True
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _build_and_serve(config: pytest.Config) -> tuple[Path, int | None, str | None]:
+    """Build the site with ``mkdocs build --strict`` (labs executed) and serve it on a free port.
+
+    Runs in the background from the end of collection (tests/early.py). The server lives until
+    the end of the session, in a daemon thread. Returns (site folder, port, None), or, when the
+    strict build failed, (site folder, None, what it said): the tests that need the site fail with
+    that (:func:`site_and_port`), and each page block's item reports its own block from the
+    record the build wrote before it stopped (:func:`check`).
+    """
+    port = _free_port()
+    # pytest's temporary folder of this run (its fixtures are not available in a background job)
+    site = Path(tempfile.mkdtemp(prefix="site-", dir=config._tmp_path_factory.getbasetemp()))
+    env = dict(os.environ, SITE_URL=f"http://127.0.0.1:{port}/")
+    # A global MPLBACKEND=Agg would silently drop every notebook figure.
+    env.pop("MPLBACKEND", None)
+    env.setdefault("NO_MKDOCS_2_WARNING", "1")
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--clean", "-d", str(site)],
+        cwd=pagekit.ROOT, env=env, capture_output=True, text=True, timeout=1800,
+    )
+    if result.returncode != 0:
+        return site, None, (f"mkdocs build --strict failed (exit {result.returncode}):\n{result.stdout}\n"
+                            f"{result.stderr[-20000:]}")
+    handler = functools.partial(QuietHandler, directory=str(site))
+    httpd = ReusableServer(("127.0.0.1", port), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return site, port, None
+
+
+early.register("site", fixture="built_site", stage="site build", work=_build_and_serve, at_start=True)
+
+
+def site_and_port(config: pytest.Config) -> tuple[Path, int]:
+    """The built and served site's folder and port; fails the test if the strict build failed."""
+    site, port, failure = early.result("site", config)
+    if failure:
+        pytest.fail(failure, pytrace=False)
+    return site, port
+
+
+@pytest.fixture(scope="session")
+def built_site(pytestconfig) -> Path:
+    """The folder of the strictly built site (built in the background: tests/early.py)."""
+    return site_and_port(pytestconfig)[0]
+
+
+@pytest.fixture(scope="session")
+def server(pytestconfig) -> str:
+    """The built site served on 127.0.0.1 at the address it was built for: its base URL."""
+    return f"http://127.0.0.1:{site_and_port(pytestconfig)[1]}"
 
 
 def pytest_collect_file(file_path, parent):
@@ -56,58 +125,38 @@ class PageFile(pytest.File):
             yield item
 
 
-def _importable(module: str) -> bool:
-    try:
-        importlib.import_module(module)
-    except ImportError:
-        return False
-    return True
+_RECORD = pytest.StashKey[dict]()
 
 
-def _missing_module_reason(module: str) -> str | None:
-    if _importable(module):
-        return None
-    if os.environ.get("MLP_REQUIRE_OPTIONAL"):
-        pytest.fail(f"{module} is required in this run (MLP_REQUIRE_OPTIONAL is set) but cannot be imported")
-    return f"optional dependency {module!r} is not installed; CI installs it and runs this block"
+def build_record(config: pytest.Config) -> dict:
+    """The test run's site build's record:
+    ``{"entries": {(page, line): entry}, "failure": what a failed build said, or None}``."""
+    if _RECORD not in config.stash:
+        site, _, failure = early.result("site", config)  # tests/conftest.py's _build_and_serve
+        path = site / RECORD
+        entries = {(entry["page"], entry["line"]): entry
+                   for entry in json.loads(path.read_text(encoding="utf-8"))["blocks"]} if path.is_file() else {}
+        config.stash[_RECORD] = {"entries": entries, "failure": failure}
+    return config.stash[_RECORD]
 
 
 class PageBlock(pytest.Item):
-    # What tests/early.py reads to start the background run (and to order the items after the
-    # tests that need no background work).
-    fixturenames = ("page_block_runs",)
+    # Needs the site build (tests/early.py orders the items by the background work they wait for).
+    fixturenames = ("built_site",)
 
     def __init__(self, *, block: pagekit.Block, **kwargs):
         super().__init__(**kwargs)
         self.block = block
 
     def setup(self):
-        self.runs = early.result("page-blocks", self.config)
+        self.record = build_record(self.config)  # in setup: tests/timing.py counts the wait as waiting
 
     def runtest(self):
-        for block in self.block.chain():
-            if block.importorskip and (reason := _missing_module_reason(block.importorskip)):
-                pytest.skip(reason)
         where = self.block.fence.where
-        run = self.runs.get(where)
-        if run is None or "skipped" in run:
-            raise BlockFailure(where, "the background run of the page blocks did not run this block",
-                               json.dumps(run))
-        if "raised" in run:
-            raise BlockFailure(where, "the block raised an exception", run["raised"])
-        output = run["output"]
+        entries, failure = self.record["entries"], self.record["failure"]
+        check(self.block, entries.get((where.rsplit(":", 1)[0], self.block.lineno)), failure)
         STATS["code blocks"] += 1
         STATS["snippets embedded"] += len(self.block.snippets)
-        expected = self.block.expected_output
-        if expected is None:
-            if output:
-                raise BlockFailure(self.block.fence.where, "the block prints output but the page shows none "
-                                   "(add an expected-output block after it)", output)
-            return
-        if output != expected:
-            diff = "".join(difflib.unified_diff(expected.splitlines(True), output.splitlines(True),
-                                                "shown on the page", "printed by the code"))
-            raise BlockFailure(self.block.fence.where, "printed output differs from the page", diff)
 
     def repr_failure(self, excinfo):
         if isinstance(excinfo.value, BlockFailure):
@@ -118,102 +167,37 @@ class PageBlock(pytest.Item):
         return self.path, self.block.fence.lineno - 1, f"page block {self.name}"
 
 
+def check(block: pagekit.Block, entry: dict | None, failure: str | None = None) -> None:
+    """Fail (naming the page and line) unless the build's ``entry`` for ``block`` says it printed what
+    the page shows; skip it if it did not run for want of an optional module."""
+    where = block.fence.where
+    if entry is None:
+        raise BlockFailure(where, "the site build's record (_execution.json) has no entry for this block",
+                           failure or "")
+    if entry["code_sha256"] != hashlib.sha256(block.code.encode()).hexdigest():
+        raise BlockFailure(where, "the build ran other code at this line (was the page edited since?)", "")
+    if entry["skipped"] and not any(earlier.needs for earlier in block.chain()):
+        raise BlockFailure(where, "the block did not run", entry["skipped"])
+    if entry["skipped"]:
+        if os.environ.get("MLP_REQUIRE_OPTIONAL"):
+            pytest.fail(f"{where}: {entry['skipped']}, and MLP_REQUIRE_OPTIONAL is set", pytrace=False)
+        pytest.skip(f"{entry['skipped']}; CI installs it and runs this block")
+    if entry["error"]:
+        raise BlockFailure(where, "the block raised an exception", entry["error"])
+    output, expected = entry["output"], block.expected
+    if expected is None and output:
+        raise BlockFailure(where, "the block prints output but the page shows none "
+                           "(add an expected-output block after it)", output)
+    if expected is not None and output != expected:
+        diff = "".join(difflib.unified_diff(expected.splitlines(True), output.splitlines(True),
+                                            "shown on the page", "printed by the code"))
+        raise BlockFailure(where, "printed output differs from the page", diff)
+    assert entry["verdict"] == "matched", f"{where}: the build's verdict was {entry['verdict']!r}"
+
+
 class BlockFailure(Exception):
     def __init__(self, where: str, what: str, detail: str):
         super().__init__(f"{where}: {what}\n{detail}")
-
-
-# The block that ran last without raising, and the namespace it left. A chain's blocks are items in
-# page order, so a block usually continues the one run just before it: re-running the whole chain
-# for each block instead made a page's run quadratic in its chain's length.
-_last: dict = {"block": None, "namespace": None}
-
-
-def run_block(block: pagekit.Block) -> str:
-    """What ``block`` prints, run in the state the blocks it continues leave.
-
-    That state is the namespace the last block run left if ``block`` continues it, else a fresh
-    one in which the blocks it continues run first, silently."""
-    if block.continues is not None and _last["block"] is block.continues:
-        namespace = _last["namespace"]
-    else:
-        namespace = {"__name__": "__main__"}
-        for earlier in block.chain()[:-1]:
-            _run(earlier, namespace)
-    _last["block"] = None  # a block that raises leaves a namespace half run
-    output = _run(block, namespace)
-    _last.update(block=block, namespace=namespace)
-    return output
-
-
-def _run(block: pagekit.Block, namespace: dict) -> str:
-    code = compile(block.code, block.fence.where, "exec")
-    buffer = io.StringIO()
-    old_cwd = os.getcwd()
-    os.chdir(pagekit.ROOT)
-    try:
-        with warnings.catch_warnings(), contextlib.redirect_stdout(buffer):
-            warnings.simplefilter("error")
-            exec(code, namespace)
-    finally:
-        os.chdir(old_cwd)
-    return buffer.getvalue()
-
-
-def run_pages(pages: list[Path]) -> dict[str, dict]:
-    """Run every block of ``pages``, in page order, as the test items run them.
-
-    Returns ``{block's "page:line": result}``, the result ``{"output": what it printed}``,
-    ``{"raised": the traceback}`` or ``{"skipped": why}`` (a block needing a module that is
-    not installed, or continuing one that does)."""
-    results: dict[str, dict] = {}
-    for page in pages:
-        for block in pagekit.blocks(page):
-            missing = [b.importorskip for b in block.chain() if b.importorskip and not _importable(b.importorskip)]
-            if missing:
-                results[block.fence.where] = {"skipped": f"not installed: {', '.join(missing)}"}
-                continue
-            try:
-                results[block.fence.where] = {"output": run_block(block)}
-            except KeyboardInterrupt:
-                raise
-            except BaseException:  # SystemExit too: a block that exits has failed
-                results[block.fence.where] = {"raised": traceback.format_exc()}
-    return results
-
-
-@pytest.hookimpl(trylast=True)  # after -k and -m have deselected
-def pytest_collection_modifyitems(config, items):
-    """Keep the pages of the selected blocks: the background run runs those pages only."""
-    config.stash[_PAGES] = sorted({item.path for item in items if isinstance(item, PageBlock)})
-
-
-_PAGES = pytest.StashKey[list]()
-
-
-def _run_in_background(config: pytest.Config) -> dict[str, dict]:
-    """:func:`run_pages` of the selected blocks' pages, in a process of its own (tests/early.py)."""
-    folder = Path(tempfile.mkdtemp(prefix="page-blocks-", dir=config._tmp_path_factory.getbasetemp()))
-    out = folder / "runs.json"
-    pages = [str(page) for page in config.stash.get(_PAGES, [])]
-    # At a lower priority than the site build beside it, which the tests wait for first (FINISH_ORDER).
-    result = subprocess.run([sys.executable, "-m", "tests.page_blocks", str(out), *pages],
-                            cwd=pagekit.ROOT, capture_output=True, text=True, timeout=1800,
-                            preexec_fn=(lambda: os.nice(5)) if hasattr(os, "nice") else None)
-    if result.returncode != 0:
-        pytest.fail(f"the run of the page blocks failed (exit {result.returncode}):\n{result.stderr[-8000:]}",
-                    pytrace=False)
-    return json.loads(out.read_text(encoding="utf-8"))
-
-
-early.register("page-blocks", fixture="page_block_runs", stage="page blocks", work=_run_in_background)
-
-
-def main(argv: list[str]) -> int:
-    """``python -m tests.page_blocks OUT PAGE...``: :func:`run_pages` of the PAGEs, written to OUT as JSON."""
-    out, pages = Path(argv[0]), [Path(page) for page in argv[1:]]
-    out.write_text(json.dumps(run_pages(pages)), encoding="utf-8")
-    return 0
 
 
 def pytest_terminal_summary(terminalreporter):
@@ -225,7 +209,3 @@ def pytest_terminal_summary(terminalreporter):
                 "pages checked in the browser", "page visits reused", "axe audits run", "axe audits reused",
                 "widget settings compared"):
         terminalreporter.write_line(f"{key:>28}: {STATS.get(key, 0)}")
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

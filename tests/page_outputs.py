@@ -7,8 +7,9 @@ A maintainer's tool, run by hand, never by the tests:
     OPENBLAS_CORETYPE=Sandybridge .venv/bin/python -m tests.page_outputs /tmp/snb.txt  # no FMA
     diff /tmp/t1.txt /tmp/t2.txt
 
-Both kinds of block are run: the reader's ``python`` blocks (as the tests run them, continued
-blocks after the ones they continue) and the build-time markdown-exec blocks (each session's
+Both kinds of block are run: the reader's ``python`` blocks (as the build runs them:
+hooks/verification.py's runner, continued blocks after the ones they continue) and the build-time
+markdown-exec blocks (each session's
 blocks in order, in one namespace). A line longer than 400 characters (an inlined SVG figure)
 is replaced by its length and SHA-256. The pages must not change while the dumps are made.
 """
@@ -24,7 +25,8 @@ import sys
 import traceback
 
 from tests import pagekit
-from tests.page_blocks import run_block
+
+verification = pagekit.load_hook("verification")
 
 
 def _short(text: str) -> str:
@@ -36,16 +38,14 @@ def _short(text: str) -> str:
 def dump(out) -> tuple[int, int]:
     """Write every block's output to ``out``; return (reader blocks, build-time blocks) run."""
     n_reader = n_build = 0
-    for page in pagekit.pages():
-        for block in pagekit.blocks(page):
-            if block.importorskip and not _importable(block.importorskip):
-                out.write(f"=== {block.fence.where} skipped: no {block.importorskip}\n")
+    run = verification.BlockRun({page: pagekit.page_code.segments(pagekit.blocks(page)) for page in pagekit.pages()})
+    for pairs in run.results().values():
+        for block, result in pairs:
+            if result["skipped"]:
+                out.write(f"=== {block.fence.where} skipped: {result['skipped']}\n")
                 continue
             out.write(f"=== {block.fence.where}\n")
-            try:
-                out.write(_short(run_block(block)))
-            except Exception:
-                out.write("ERROR\n" + traceback.format_exc(limit=1))
+            out.write(_short(result["output"]) + ("ERROR\n" + result["error"] if result["error"] else ""))
             n_reader += 1
     old = os.getcwd()
     os.chdir(pagekit.ROOT)
@@ -69,14 +69,6 @@ def dump(out) -> tuple[int, int]:
     finally:
         os.chdir(old)
     return n_reader, n_build
-
-
-def _importable(module: str) -> bool:
-    try:
-        __import__(module)
-    except ImportError:
-        return False
-    return True
 
 
 if __name__ == "__main__":

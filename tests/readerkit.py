@@ -107,7 +107,7 @@ BLOCK_RUNNER = ROOT / "hooks" / "block_runner.py"
 
 
 def run_chains(python: Path, chains: list[list[str]], workdir: Path) -> dict:
-    """Run each chain of code blocks with ``python`` in ``workdir``, as tests/page_blocks.py runs them.
+    """Run each chain of code blocks with ``python`` in ``workdir``, as the site build runs them (hooks/verification.py).
 
     Returns ``{"outputs": [what the last block of each chain printed], "mlp_ref": the file of the
     mlp_ref that ran}``.

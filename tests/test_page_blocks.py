@@ -1,57 +1,99 @@
-"""tests/page_blocks.py: a block that continues others runs in the state they leave, run once each."""
+"""The one run of the page blocks (hooks/block_runner.py) and the items that report it (tests/page_blocks.py)."""
 
 from __future__ import annotations
+
+import hashlib
 
 import pytest
 
 from tests import page_blocks, pagekit
 
-COUNT = 'import os; os.environ["MLP_FIRST_BLOCK_RUNS"] = str(int(os.environ.get("MLP_FIRST_BLOCK_RUNS", "0")) + 1)\n'
+block_runner = pagekit.load_hook("block_runner")
+
+PAGE = """\
+```python
+print(6 * 7)
+```
+
+<!--pytest-codeblocks:expected-output-->
+
+```text
+42
+```
+"""
 
 
-def _chain(*codes: str) -> list[pagekit.Block]:
-    """Blocks of a made-up page, each continuing the one before it."""
-    page = pagekit.DOCS / "made-up.md"
-    chain: list[pagekit.Block] = []
-    for number, code in enumerate(codes):
-        block = pagekit.Block(pagekit.Fence(page, 10 * (number + 1), 0, "python", code), code)
-        block.continues = chain[-1] if chain else None
-        chain.append(block)
-    return chain
+def run(*codes: str) -> list[dict]:
+    """One segment: each block continuing the one before."""
+    return block_runner.run_segment([{"code": code, "needs": None} for code in codes])
+
+
+def test_a_continued_block_runs_in_the_namespace_the_block_before_left():
+    results = run("x = [1]\n", "x.append(2)\nprint(x)\n", "x.append(3)\nprint(x)\n")
+    assert [r["output"] for r in results] == ["", "[1, 2]\n", "[1, 2, 3]\n"]
+    assert run("print(__name__)\n")[0]["output"] == "__main__\n"  # as a reader's script
+
+
+def test_a_block_that_raises_stops_its_segment():
+    first, second = run("x = 1\nraise RuntimeError('half run')\n", "print(x)\n")
+    assert "RuntimeError: half run" in first["error"]
+    assert second["skipped"] == "an earlier block of its chain raised an error" and second["output"] == ""
+
+
+def test_a_warning_is_an_error_and_a_missing_module_skips_the_rest_of_the_segment():
+    assert "UserWarning" in run("import warnings; warnings.warn('careful')\n")[0]["error"]
+    first, second = block_runner.run_segment([{"code": "print(1)\n", "needs": "no_such_module_here"},
+                                              {"code": "print(2)\n", "needs": None}])
+    assert first["skipped"] == second["skipped"] == "needs no_such_module_here, which is not installed"
+
+
+def entry(block, **changes) -> dict:
+    """The build's record of ``block`` (hooks/verification.py's check_blocks) as if it matched."""
+    return {"page": "made-up.md", "line": block.lineno, "code_sha256": hashlib.sha256(block.code.encode()).hexdigest(),
+            "output": block.expected, "error": None, "skipped": None, "verdict": "matched"} | changes
 
 
 @pytest.fixture
-def fresh(monkeypatch):
-    monkeypatch.setenv("MLP_FIRST_BLOCK_RUNS", "0")
-    monkeypatch.setitem(page_blocks._last, "block", None)
-    monkeypatch.setitem(page_blocks._last, "namespace", None)
+def block():
+    return pagekit.page_code.page_blocks(PAGE, "docs/made-up.md")[0]
 
 
-def runs() -> int:
-    import os
-    return int(os.environ["MLP_FIRST_BLOCK_RUNS"])
+def test_an_item_passes_when_the_build_printed_what_the_page_shows(block):
+    page_blocks.check(block, entry(block))
 
 
-def test_a_block_run_after_the_one_it_continues_uses_its_namespace(fresh):
-    first, second, third = _chain(COUNT + "x = [1]\n", "x.append(2)\nprint(x)\n", "x.append(3)\nprint(x)\n")
-    assert page_blocks.run_block(first) == ""
-    assert page_blocks.run_block(second) == "[1, 2]\n"
-    assert page_blocks.run_block(third) == "[1, 2, 3]\n"
-    assert runs() == 1  # the chain's first block ran once, not once per block
+def test_an_item_fails_with_page_line_and_diff_when_the_output_differs(block):
+    with pytest.raises(page_blocks.BlockFailure) as failure:
+        page_blocks.check(block, entry(block, output="43\n", verdict="differs"))
+    assert str(failure.value).startswith("docs/made-up.md:1: printed output differs from the page")
+    assert "-42\n+43" in str(failure.value)
 
 
-def test_a_block_run_out_of_order_reruns_its_chain_in_a_fresh_namespace(fresh):
-    first, second, third = _chain(COUNT + "x = [1]\n", "x.append(2)\nprint(x)\n", "x.append(3)\nprint(x)\n")
-    assert page_blocks.run_block(third) == "[1, 2, 3]\n"  # alone, as with pytest -k
-    assert page_blocks.run_block(second) == "[1, 2]\n"  # not the namespace the third block left
-    assert page_blocks.run_block(third) == "[1, 2, 3]\n"  # continues the second: its namespace
-    assert runs() == 2
+def test_an_item_fails_with_the_traceback_when_the_block_raised(block):
+    with pytest.raises(page_blocks.BlockFailure, match=r"(?s)docs/made-up.md:1: the block raised.*ValueError: no"):
+        page_blocks.check(block, entry(block, output="", error="Traceback ...\nValueError: no\n", verdict="raised"))
 
 
-def test_a_block_that_raised_leaves_no_namespace_to_continue(fresh):
-    first, second = _chain(COUNT + "x = [1]\nraise RuntimeError('half run')\nx.append(0)\n", "print(x)\n")
-    with pytest.raises(RuntimeError, match="half run"):
-        page_blocks.run_block(first)
-    with pytest.raises(RuntimeError, match="half run"):  # the chain again, not the half-run state
-        page_blocks.run_block(second)
-    assert runs() == 2
+def test_an_item_fails_without_its_entry_or_with_another_blocks_code(block):
+    with pytest.raises(page_blocks.BlockFailure, match="has no entry for this block\nthe build failed"):
+        page_blocks.check(block, None, "the build failed")
+    with pytest.raises(page_blocks.BlockFailure, match="the build ran other code at this line"):
+        page_blocks.check(block, entry(block, code_sha256="0" * 64))
+
+
+def test_an_item_is_skipped_when_its_block_needed_a_missing_module(monkeypatch):
+    block = pagekit.page_code.page_blocks("<!--pytest-codeblocks:importorskip(torch)-->\n" + PAGE, "docs/made-up.md")[0]
+    monkeypatch.delenv("MLP_REQUIRE_OPTIONAL", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="needs torch"):
+        page_blocks.check(block, entry(block, output="", skipped="needs torch, which is not installed"))
+    monkeypatch.setenv("MLP_REQUIRE_OPTIONAL", "1")
+    with pytest.raises(pytest.fail.Exception, match="MLP_REQUIRE_OPTIONAL is set"):
+        page_blocks.check(block, entry(block, output="", skipped="needs torch, which is not installed"))
+
+
+def test_an_item_fails_when_its_block_did_not_run_after_an_earlier_block_raised():
+    chained = PAGE + "\n<!--pytest-codeblocks:cont-->\n\n```python\nprint(1)\n```\n"
+    first, second = pagekit.page_code.page_blocks(chained, "docs/made-up.md")
+    with pytest.raises(page_blocks.BlockFailure, match="did not run\nan earlier block of its chain raised"):
+        page_blocks.check(second, entry(second, output="", skipped="an earlier block of its chain raised an error",
+                                        verdict="not run"))

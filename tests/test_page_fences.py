@@ -25,13 +25,13 @@ PAGES = pagekit.pages()
 def unexecuted_python_fences(page) -> list[str]:
     problems = []
     for fence in pagekit.parse_fences(page):
-        if "expected-output" in fence.markers:
+        if fence.is_output:
             continue
         if fence.language not in PYTHON_LANGUAGES:
             continue
-        if fence.runs_in_tests or fence.runs_at_build:
+        if fence.is_runnable or fence.runs_at_build:
             continue
-        if fence.norun_reason:
+        if fence.norun:
             continue
         problems.append(f"{fence.where}: ```{fence.info} is never executed")
     for fence in pagekit.parse_fences(page):

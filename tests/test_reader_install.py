@@ -267,12 +267,12 @@ def test_the_box_says_its_words_in_the_language_being_built(monkeypatch, languag
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_lesson_blocks_run_in_the_readers_environment(reader_env, tmp_path, lesson):
     blocks = [block for block in pagekit.blocks(pagekit.DOCS / "lessons" / lesson)
-              if not any(earlier.importorskip for earlier in block.chain())]
+              if not any(earlier.needs for earlier in block.chain())]
     assert len(blocks) >= 5
     result = readerkit.run_chains(reader_env, [[b.code for b in block.chain()] for block in blocks], tmp_path)
     # The mlp_ref that ran is the installed wheel, not this checkout.
     assert Path(result["mlp_ref"]).is_relative_to(reader_env.parent.parent)
-    mismatches = [f"{block.fence.where}:\n--- shown\n{block.expected_output}--- printed\n{output}"
+    mismatches = [f"{block.fence.where}:\n--- shown\n{block.expected}--- printed\n{output}"
                   for block, output in zip(blocks, result["outputs"])
-                  if output != (block.expected_output or "")]
+                  if output != (block.expected or "")]
     assert mismatches == []

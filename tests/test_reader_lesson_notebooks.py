@@ -5,7 +5,7 @@ with nbclient by a kernel of the fresh environment that the "Before you start" l
 (the ``reader_env`` fixture), in an empty folder, two kernels at a time. Its code cells must be
 the page's runnable blocks, in the page's order, as tests/pagekit.py reads them (those that need
 an optional module left out), and each cell must print exactly what the page shows after its
-block, as tests/page_blocks.py compares them, and nothing else: no warning, no value echoed.
+block, as the site build compares them, and nothing else: no warning, no value echoed.
 
 A run is kept, and not repeated, as the labs' runs are (tests/test_reader_notebooks.py: in
 ``.cache/reader-notebooks/`` under a key of the code cells, the reader's environment, Python and
@@ -66,13 +66,13 @@ def test_lesson_notebook_prints_what_the_page_shows(lesson, lesson_runs):
     run = lesson_runs[lesson]
     assert run.error is None, f"{lesson}.ipynb did not run to the end in the reader's environment: {run.error}"
     blocks = [block for block in pagekit.blocks(pagekit.DOCS / "lessons" / f"{lesson}.md")
-              if not any(earlier.importorskip for earlier in block.chain())]
+              if not any(earlier.needs for earlier in block.chain())]
     cells = code_cells(run)
     # The notebook's code is the page's code, block for block.
     assert [(cell["page_line"], cell["source"]) for cell in cells] == \
         [(block.fence.lineno, block.code.rstrip("\n")) for block in blocks]
-    mismatches = [f"page line {cell['page_line']}:\n--- shown\n{block.expected_output or ''}--- printed\n{printed(cell)}"
-                  for cell, block in zip(cells, blocks) if printed(cell) != (block.expected_output or "")]
+    mismatches = [f"page line {cell['page_line']}:\n--- shown\n{block.expected or ''}--- printed\n{printed(cell)}"
+                  for cell, block in zip(cells, blocks) if printed(cell) != (block.expected or "")]
     assert mismatches == []
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime
 import importlib.util
+import json
 import logging
 import platform
 import posixpath
@@ -72,7 +73,7 @@ def expected_counts(built_site, source: str) -> dict[str, int]:
     page = pagekit.DOCS / source
     blocks = pagekit.blocks(page)
     missing = [block for block in blocks if any(
-        earlier.importorskip and importlib.util.find_spec(earlier.importorskip) is None for earlier in block.chain())]
+        earlier.needs and importlib.util.find_spec(earlier.needs) is None for earlier in block.chain())]
     counts.update(blocks=len(blocks), matched=len(blocks) - len(missing), not_run=len(missing),
                   generators=sum(fence.runs_at_build for fence in pagekit.parse_fences(page)))
     return counts
@@ -226,11 +227,11 @@ print("never")
 """
 
 
-def test_the_build_says_when_a_block_prints_something_else(caplog):
+def test_the_build_says_when_a_block_prints_something_else(caplog, tmp_path):
     hook = pagekit.load_hook("verification")
     page_code = pagekit.load_hook("page_code")
     run = hook.BlockRun({"made-up.md": page_code.segments(page_code.page_blocks(PAGE, "made-up.md"))})
-    record = hook.PageRecord("made-up.md")
+    record = hook.PageRecord("made-up.md", source="docs/made-up.md")
     with caplog.at_level(logging.WARNING):
         hook.check_blocks(record, run.results()["made-up.md"])
     assert (record.blocks, record.matched, len(record.not_run)) == (4, 1, 1)
@@ -242,6 +243,13 @@ def test_the_build_says_when_a_block_prints_something_else(caplog):
     assert "its 3 code blocks ran on 2026-01-01 12:00 UTC, and 1 printed exactly the output shown" in line
     assert "1 more block did not run: it needs no_such_module_here" in line
     assert stated_counts(line + ". mlp_ref") == dict(blocks=4, matched=1, not_run=1, generators=0, tables=0, figures=0)
+    # The record the tests report from (tests/page_blocks.py): one entry per block, with its verdict.
+    hook.write_record(tmp_path, [record])
+    entries = json.loads((tmp_path / hook.RECORD).read_text(encoding="utf-8"))["blocks"]
+    assert [(e["page"], e["line"], e["verdict"]) for e in entries] == [
+        ("docs/made-up.md", 1, "matched"), ("docs/made-up.md", 13, "differs"), ("docs/made-up.md", 23, "raised"),
+        ("docs/made-up.md", 29, "not run")]
+    assert entries[1]["output"] == "48\n" and entries[1]["expected"] == "42\n" and "ValueError: no" in entries[2]["error"]
 
 
 def test_block_results_are_kept_across_prose_edits_but_not_code_edits():
