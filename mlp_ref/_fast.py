@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mlp_ref.kernels import ACTIVATION_KERNELS, sigmoid
+from mlp_ref.activations import ACTIVATION_KERNELS, sigmoid
 from mlp_ref.network import MLP
 
 __all__ = ["FastEngine"]
@@ -186,7 +186,7 @@ def _head_delta(output: str, logits_t: np.ndarray, y: np.ndarray, delta_t: np.nd
     if output == "sigmoid":
         z = logits_t
         per = np.maximum(z, 0) - z * target_t + np.log1p(np.exp(-np.abs(z)))
-        p = sigmoid(z)
+        p = sigmoid.kernel(z)
         correct = int(np.count_nonzero((p[0] > 0.5) == (target_t[0] > 0.5)))
         np.multiply(p - target_t, scale, out=delta_t)
         return float(per.sum()), correct

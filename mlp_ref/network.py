@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mlp_ref.activations import check_activation_name
+from mlp_ref.activations import ACTIVATION_KERNELS, check_activation_name
 from mlp_ref.initialization import get_initializer
-from mlp_ref.kernels import ACTIVATION_KERNELS, MLP_OUTPUTS
+from mlp_ref.kernels import MLP_OUTPUTS
 from mlp_ref.validation import (
     ShapeError, as_float_array, as_generator, check_choice, check_dtype, check_labels, check_layer_sizes,
     check_weights, float_dtype, layer_label,

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from mlp_ref import kernels
+from mlp_ref.activations import log_softmax
 from mlp_ref.initialization import kaiming_gain
 from mlp_ref.validation import ShapeError, as_generator, check_choice, check_int, check_real
 
@@ -364,7 +365,7 @@ def sample_words(model: CharMLP, vocabulary, n: int, seed, max_length: int = 30)
         window, out = [0] * model.config.context, []
         while len(out) < max_length:
             logits, _ = forward(model, np.array([window]), training=False)
-            probs = np.exp(kernels.log_softmax(logits)[0])
+            probs = np.exp(log_softmax.kernel(logits)[0])
             index = int(rng.choice(len(probs), p=probs / probs.sum()))
             if index == 0:
                 break
