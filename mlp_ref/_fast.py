@@ -13,7 +13,7 @@ overhead around them is what costs. The rest, each measured with ``make bench``:
   (see :class:`FastEngine`), which saves a bias addition and a column sum per layer and step;
 * the logits are kept transposed, (d_L, n), so the softmax reduces along contiguous memory
   (see :class:`_Buffers`); that is why the losses are written out again here, in place and
-  transposed, rather than taken from :mod:`mlp_ref.kernels`, whose functions work on
+  transposed, rather than taken from :mod:`mlp_ref.losses`, whose functions work on
   (n, d_L) rows and allocate their results;
 * ReLU is ``np.maximum`` against an array of zeros, which NumPy vectorizes, rather than
   against the scalar 0, which it does not;
