@@ -44,6 +44,11 @@ SECTION = "Reference"
 BEFORE = "Sources"  # the nav entry the section goes before (at the end if there is none)
 
 
+# Material's search ranks a page's matches by this factor: a reader who searches "GELU" wants the
+# lesson that explains it first, and the reference entry after it.
+SEARCH_BOOST = "---\nsearch:\n  boost: 0.3\n---\n\n"
+
+
 @dataclass
 class ReferencePage:
     """One generated page: the module it documents, and the course pages that use it."""
@@ -62,7 +67,7 @@ class ReferencePage:
         options = "\n    options:\n      show_submodules: true" if self.package else ""
         used = "".join(f"\n- [{title}](../{src})" for title, src in self.used_by) or (
             "\nNo lesson or lab calls it directly.")
-        return (f"::: {self.module}{options}\n\n## Where the course uses it\n\n"
+        return (f"{SEARCH_BOOST}::: {self.module}{options}\n\n## Where the course uses it\n\n"
                 f"The pages whose code uses `{self.module}`:\n{used}\n")
 
 
@@ -112,7 +117,7 @@ def index_markdown(pages: list[ReferencePage]) -> str:
     rows = "".join(f"| [`{page.module}`]({Path(page.src_uri).name}) | {page.summary} | "
                    f"{f'[{page.used_by[0][0]}](../{page.used_by[0][1]})' if page.used_by else '—'} |\n"
                    for page in pages)
-    return ("# Reference\n\n"
+    return (SEARCH_BOOST + "# Reference\n\n"
             "Every public function, class and constant of `mlp_ref`, made from the docstrings of the "
             "package that the pages run, with the shape of every array. The code blocks of the lessons "
             "and labs link each name they use to its entry here.\n\n"

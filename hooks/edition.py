@@ -18,6 +18,7 @@ from types import SimpleNamespace
 from lab_files import edit_markdown_cells, is_download_notebook, is_lab
 from mkdocs.plugins import CombinedEvent, event_priority
 from mkdocs.utils import get_relative_url
+from words import say
 
 ENV = "MLP_LANG"
 _saved: list = []  # the variable's value before each build that is under way (the Russian one runs inside the English one)
@@ -106,8 +107,23 @@ def on_post_page(output: str, page, config) -> str:
     language = building(config)
     if language == i18n.default_language:
         return output
+    output = theirs_in_the_editions_words(output)
     # with its slash: Material resolves "search/search_index.json" against it
     return _BASE.sub(lambda m: f'{m[1]}{m["base"]}/{language}/{m[3]}', output, count=1)
+
+
+# Words that others write in English on a page of any edition: Material's footer credit (its template
+# has no translation of it) and the tabs of a generator block shown beside its source (markdown-exec's
+# default titles; its fence option ``tabs="…"`` would make the twins' fences differ).
+_CREDIT = re.compile(r'(<div class="md-copyright">\s*)Made with(\s*<a href="https://squidfunk\.github\.io/mkdocs-material/")')
+_EXEC_TAB = re.compile(r'(<label for="exec-[^"]*">)(?P<title>Source|Result)(</label>)')
+
+
+def theirs_in_the_editions_words(html: str) -> str:
+    """``html`` with the theme's and markdown-exec's English words said in the edition being built."""
+    html = _CREDIT.sub(lambda m: m[1] + say("Made with", ru="Сделано на") + m[2], html)
+    return _EXEC_TAB.sub(lambda m: m[1] + (say("Source", ru="Код") if m["title"] == "Source"
+                                           else say("Result", ru="Результат")) + m[3], html)
 
 
 def on_build_error(error):

@@ -39,7 +39,9 @@ from mlp_ref.losses import (
     cross_entropy_grad, mse, mse_grad,
 )
 from mlp_ref.heads import OUTPUT_HEADS, OUTPUT_LOSSES, head_loss, head_loss_and_grads, head_loss_grad
-from mlp_ref.training import History, central_difference, fit, grad_check, sgd_step
+from mlp_ref.training import (
+    AdamState, History, MomentumState, adam_step, central_difference, fit, grad_check, momentum_step, sgd_step,
+)
 from mlp_ref.propagation import StackStatistics, layer_statistics, random_stack
 from mlp_ref.counting import (
     LayerRow, LayerTable, MemoryEstimate, count_params, layer_table, memory_estimate,
@@ -77,7 +79,8 @@ __all__ = [
     "cross_entropy_grad", "mse", "mse_grad",
     "OUTPUT_HEADS", "OUTPUT_LOSSES", "head_loss", "head_loss_and_grads", "head_loss_grad",
     # training
-    "History", "central_difference", "fit", "grad_check", "sgd_step",
+    "History", "central_difference", "fit", "grad_check", "sgd_step", "MomentumState", "momentum_step",
+    "AdamState", "adam_step",
     # signal propagation
     "StackStatistics", "layer_statistics", "random_stack",
     # counting

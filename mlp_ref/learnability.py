@@ -5,7 +5,8 @@ gradient descent *finds* such weights from a random start is another question. T
 trains the 2-h-1 network (ReLU hidden layer, sigmoid output, binary cross entropy averaged
 over the four corners, full-batch gradient descent) from many seeds at once and records, for
 each run, whether it ends classifying all four corners correctly and how its hidden units
-ended up.
+ended up, and which of three failure states it passed through on the way (so that a page can
+say which of them gradient descent can leave, and which it cannot).
 
 Each run starts from ``MLP([2, h, 1], activation="relu", output="sigmoid", seed=s)`` (He
 initialization, zero biases), exactly the network a reader builds with that line, and takes
@@ -54,15 +55,23 @@ def xor_by_hand() -> MLP:
 
 @dataclass(frozen=True)
 class XorStudy:
-    """The settings of lesson 5's experiment: every width, the same seeds, rate and steps."""
+    """The settings of lesson 5's experiment: every width, the same seeds, rate and steps.
+
+    ``settled`` is the first step from which a run's passing states are recorded
+    (:attr:`XorRuns.blind_pair_after`, :attr:`XorRuns.affine_after`): with zero initial biases
+    every unit is off at the corner (0, 0) before the first step, so the states of the first
+    few steps say little about where a run is going.
+    """
 
     widths: tuple = (2, 3, 4)
-    n_seeds: int = 200
+    n_seeds: int = 1000
     lr: float = 0.5
     steps: int = 1000
+    settled: int = 50
 
 
-#: The lesson's study: 200 seeds per width, learning rate 0.5, 1000 full-batch steps.
+#: The lesson's study: 1000 seeds per width, learning rate 0.5, 1000 full-batch steps; passing
+#: states recorded from step 50 on.
 XOR_STUDY = XorStudy()
 
 
@@ -89,6 +98,17 @@ class XorRuns:
     dead_at_start : numpy.ndarray, shape (S,)
         Hidden units of the initial network that are off (pre-activation <= 0) on all four
         corners: with zero initial biases, the units whose two weights are both <= 0.
+    settled : int
+        The first step whose state the two ``*_after`` records below look at.
+    blind_pair_after : numpy.ndarray, shape (S,)
+        bool: the run had a blind pair of corners (see :attr:`blind_pair`) after some number
+        ``t`` of steps with ``settled <= t <= steps``.
+    affine_after : numpy.ndarray, shape (S,)
+        bool: the same for the affine state (see :attr:`affine_on_corners`).
+    revived : numpy.ndarray, shape (S,)
+        int: how many times, over the whole run, a hidden unit that was dead (off at all four
+        corners) before a step was on at some corner after it. Full-batch gradient descent
+        gives a dead unit's incoming weights and bias a gradient of exactly 0, so this is 0.
     """
 
     hidden: int
@@ -101,6 +121,10 @@ class XorRuns:
     b2: np.ndarray
     losses: np.ndarray
     dead_at_start: np.ndarray
+    settled: int = 0
+    blind_pair_after: np.ndarray | None = None
+    affine_after: np.ndarray | None = None
+    revived: np.ndarray | None = None
 
     @property
     def hidden_pre(self) -> np.ndarray:
@@ -125,7 +149,16 @@ class XorRuns:
         Such a unit outputs 0 everywhere and its ReLU derivative is 0 on every corner, so it
         receives no gradient: under full-batch gradient descent it never changes again.
         """
-        return _dead(self.hidden_pre)
+        return _dead_count(self.hidden_pre > 0.0)
+
+    @property
+    def live_units(self) -> np.ndarray:
+        """(S,) int: hidden units that are on at some corner at the end (``hidden - dead_units``).
+
+        XOR needs two: one live ReLU unit gives an output that is monotone along its weight
+        direction, which cannot be high at (0, 1) and (1, 0) and low at (0, 0) and (1, 1).
+        """
+        return self.hidden - self.dead_units
 
     @property
     def blind_pair(self) -> np.ndarray:
@@ -135,9 +168,7 @@ class XorRuns:
         gives them the same output ``sigmoid(b2)``: one of the two is always wrong. No unit
         receives a gradient from them (``relu'`` is 0 there), so nothing pulls a unit back on.
         """
-        off = np.all(self.hidden_pre <= 0.0, axis=2)                     # (S, 4)
-        differ = XOR_Y[:, None] != XOR_Y[None, :]                        # (4, 4)
-        return np.any(off[:, :, None] & off[:, None, :] & differ, axis=(1, 2))
+        return _blind_pair(self.hidden_pre > 0.0)
 
     @property
     def affine_on_corners(self) -> np.ndarray:
@@ -146,8 +177,7 @@ class XorRuns:
         Each unit is then either dead or on at all four corners, so the network is one affine
         function of the input on the corners, and no affine function separates XOR.
         """
-        on = self.hidden_pre > 0.0
-        return ~np.any(on.any(axis=1) & ~on.all(axis=1), axis=1)
+        return _affine(self.hidden_pre > 0.0)
 
     @property
     def fraction_solved(self) -> float:
@@ -159,9 +189,26 @@ class XorRuns:
                                activation="relu", output="sigmoid")
 
 
-def _dead(hidden_pre: np.ndarray) -> np.ndarray:
-    """Units with pre-activation <= 0 at every corner, per run: (S, 4, h) -> (S,)."""
-    return np.sum(np.all(hidden_pre <= 0.0, axis=1), axis=1)
+# The three states, read off which units are on at which corner: ``on`` (..., 4, h) bool, a
+# unit on where its pre-activation is > 0, with any leading axes (runs, or steps and runs).
+
+def _dead_count(on: np.ndarray) -> np.ndarray:
+    """Units off at every corner: (..., 4, h) -> (...,) int."""
+    return np.sum(~on.any(axis=-2), axis=-1)
+
+
+def _blind_pair(on: np.ndarray) -> np.ndarray:
+    """Two corners with different targets at which every unit is off: (..., 4, h) -> (...,) bool.
+
+    Such a pair exists when some corner with target 0 and some corner with target 1 are off.
+    """
+    off = ~on.any(axis=-1)                                               # (..., 4)
+    return np.any(off & (XOR_Y == 0.0), axis=-1) & np.any(off & (XOR_Y == 1.0), axis=-1)
+
+
+def _affine(on: np.ndarray) -> np.ndarray:
+    """No unit on at some corners and off at others: (..., 4, h) -> (...,) bool."""
+    return ~np.any(on.any(axis=-2) & ~on.all(axis=-2), axis=-1)
 
 
 def _check_settings(hidden, lr, steps) -> tuple[int, float, int]:
@@ -169,7 +216,7 @@ def _check_settings(hidden, lr, steps) -> tuple[int, float, int]:
             check_int("steps", steps, minimum=0))
 
 
-def train_xor(hidden: int, seeds, lr: float, steps: int) -> XorRuns:
+def train_xor(hidden: int, seeds, lr: float, steps: int, settled: int = 0) -> XorRuns:
     """Train the 2-h-1 ReLU network on XOR from every seed in ``seeds``, all runs at once.
 
     The same full-batch gradient descent as :func:`train_xor_readable`, with a leading seed
@@ -181,6 +228,9 @@ def train_xor(hidden: int, seeds, lr: float, steps: int) -> XorRuns:
         delta1 = (delta2 W2^T) * relu'(Z1)
         dW1 = X^T delta1,   db1 = sum of rows of delta1
 
+    On the way it records, per run, whether the network was in a blind pair or in the affine
+    state after some number of steps ``t >= settled``, and how often a dead unit came back on.
+
     Parameters
     ----------
     hidden : int
@@ -191,12 +241,18 @@ def train_xor(hidden: int, seeds, lr: float, steps: int) -> XorRuns:
         Learning rate, > 0.
     steps : int
         Number of full-batch steps, >= 0.
+    settled : int
+        The first step whose state counts for :attr:`XorRuns.blind_pair_after` and
+        :attr:`XorRuns.affine_after`, ``0 <= settled <= steps``.
 
     Returns
     -------
     XorRuns
     """
     hidden, lr, steps = _check_settings(hidden, lr, steps)
+    settled = check_int("settled", settled, minimum=0)
+    if settled > steps:
+        raise ValueError(f"settled: expected a step between 0 and steps = {steps}, received {settled}")
     seeds = tuple(check_int("seeds[i]", s, minimum=0) for s in seeds)
     if not seeds:
         raise ValueError("seeds: expected at least one seed, received none")
@@ -206,10 +262,13 @@ def train_xor(hidden: int, seeds, lr: float, steps: int) -> XorRuns:
     W2 = np.stack([n.weights[1] for n in nets])          # (S, h, 1)
     b2 = np.stack([n.biases[1] for n in nets])           # (S, 1)
     X, y = XOR_X, XOR_Y[None, :, None]                   # (4, 2), (1, 4, 1)
-    dead_at_start = _dead(X @ W1 + b1[:, None, :])
+    dead_at_start = _dead_count(X @ W1 + b1[:, None, :] > 0.0)
     losses = np.empty((len(seeds), steps + 1))
+    history = np.empty((steps + 1, len(seeds), len(X), hidden), dtype=bool)   # which units are on, per step
     for step in range(steps + 1):
         Z1 = X @ W1 + b1[:, None, :]
+        on = history[step]
+        np.greater(Z1, 0.0, out=on)                       # (S, 4, h)
         A1 = np.maximum(Z1, 0.0)
         z2 = A1 @ W2 + b2[:, None, :]
         # mean BCE from the logits: log(1 + e^z) - y z, computed without overflow
@@ -217,12 +276,17 @@ def train_xor(hidden: int, seeds, lr: float, steps: int) -> XorRuns:
         if step == steps:
             break
         delta2 = (sigmoid(z2) - y) / len(X)               # the mean over B = 4 rows
-        delta1 = (delta2 @ W2.transpose(0, 2, 1)) * (Z1 > 0.0)
+        delta1 = (delta2 @ W2.transpose(0, 2, 1)) * on
         W2 = W2 - lr * (A1.transpose(0, 2, 1) @ delta2)
         b2 = b2 - lr * delta2.sum(axis=1)
         W1 = W1 - lr * (X.T @ delta1)
         b1 = b1 - lr * delta1.sum(axis=1)
-    return XorRuns(hidden, seeds, lr, steps, W1, b1, W2, b2, losses, dead_at_start)
+    dead = ~history.any(axis=2)                           # (steps + 1, S, h)
+    revived = np.sum(dead[:-1] & ~dead[1:], axis=(0, 2))
+    blind_after = _blind_pair(history[settled:]).any(axis=0)
+    affine_after = _affine(history[settled:]).any(axis=0)
+    return XorRuns(hidden, seeds, lr, steps, W1, b1, W2, b2, losses, dead_at_start,
+                   settled, blind_after, affine_after, revived)
 
 
 def train_xor_readable(hidden: int, seed: int, lr: float, steps: int) -> tuple[MLP, np.ndarray]:
@@ -260,7 +324,7 @@ def train_xor_readable(hidden: int, seed: int, lr: float, steps: int) -> tuple[M
 
 
 @lru_cache(maxsize=8)
-def xor_outcomes(hidden: int, n_seeds: int, lr: float, steps: int) -> XorRuns:
+def xor_outcomes(hidden: int, n_seeds: int, lr: float, steps: int, settled: int = 0) -> XorRuns:
     """:func:`train_xor` for seeds ``0 .. n_seeds - 1``, computed once per setting and kept.
 
     The lesson's table, its figure and its prose all read the same runs.
@@ -275,10 +339,12 @@ def xor_outcomes(hidden: int, n_seeds: int, lr: float, steps: int) -> XorRuns:
         Learning rate, > 0.
     steps : int
         Number of full-batch steps, >= 0.
+    settled : int
+        As for :func:`train_xor`.
 
     Returns
     -------
     XorRuns
         The runs of :func:`train_xor`, one per seed.
     """
-    return train_xor(hidden, range(check_int("n_seeds", n_seeds, minimum=1)), lr, steps)
+    return train_xor(hidden, range(check_int("n_seeds", n_seeds, minimum=1)), lr, steps, settled)

@@ -1,4 +1,4 @@
-"""Training: one SGD step, the training loop, and a gradient check.
+"""Training: the update rules (SGD, momentum, Adam), the training loop, and a gradient check.
 
 :func:`fit` runs mini-batch SGD. Its step is written out in the loop as lesson 5 teaches it:
 for each batch ``net.forward`` (keeping the cache), the loss and its gradient with respect to
@@ -19,7 +19,8 @@ from mlp_ref._fast import FastEngine
 from mlp_ref.network import MLP, Gradients, check_mlp
 from mlp_ref.validation import ShapeError, as_generator, check_choice, check_int, check_real, count_non_finite
 
-__all__ = ["sgd_step", "fit", "History", "grad_check", "central_difference", "ENGINES"]
+__all__ = ["sgd_step", "MomentumState", "momentum_step", "AdamState", "adam_step", "fit", "History", "grad_check",
+           "central_difference", "ENGINES"]
 
 
 # --------------------------------------------------------------------------- one step
@@ -40,21 +41,196 @@ def sgd_step(net: MLP, grads: Gradients, lr: float) -> None:
     FloatingPointError
         If a gradient holds NaN or inf (the training has diverged); nothing is updated.
     """
-    check_mlp(net)
     lr = check_real("lr", lr, low=0)
+    for param, grad in _checked_pairs(net, grads):
+        param -= lr * grad
+
+
+def _checked_pairs(net: MLP, grads: Gradients) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(parameter, gradient) pairs in the order ``W_1 .. W_L, b_1 .. b_L``, every gradient of its
+    parameter's shape and finite (else a ShapeError, or a FloatingPointError that names it)."""
+    check_mlp(net)
     if len(grads.weights) != len(net.weights) or len(grads.biases) != len(net.biases):
         raise ValueError(f"grads: expected {len(net.weights)} layers, received "
                          f"{len(grads.weights)} weight and {len(grads.biases)} bias gradients")
-    for l, pairs in enumerate(zip(net.weights, grads.weights, net.biases, grads.biases), start=1):
-        for param, grad, name in ((pairs[0], pairs[1], "dW"), (pairs[2], pairs[3], "db")):
+    pairs = []
+    for kind, params, given in (("dW", net.weights, grads.weights), ("db", net.biases, grads.biases)):
+        for l, (param, grad) in enumerate(zip(params, given), start=1):
             grad = np.asarray(grad)
             if grad.shape != param.shape:
-                raise ShapeError(f"grads.{name} (layer {l}): expected shape {param.shape}, received {grad.shape}")
+                raise ShapeError(f"grads.{kind} (layer {l}): expected shape {param.shape}, received {grad.shape}")
             if count_non_finite(grad):
-                raise FloatingPointError(f"grads.{name} (layer {l}): expected finite values, received NaN or inf")
-    for W, dW, b, db in zip(net.weights, grads.weights, net.biases, grads.biases):
-        W -= lr * dW
-        b -= lr * db
+                raise FloatingPointError(f"grads.{kind} (layer {l}): expected finite values, received NaN or inf")
+            pairs.append((param, grad))
+    return pairs
+
+
+def _check_state(name: str, arrays, net: MLP) -> None:
+    """An optimizer's state arrays must match the parameters ``W_1 .. W_L, b_1 .. b_L`` in shape."""
+    shapes = [p.shape for p in net.weights + net.biases]
+    received = [np.shape(a) for a in arrays]
+    if received != shapes:
+        raise ShapeError(f"{name}: expected one array per parameter with the shapes {shapes}, received {received} "
+                         "(make the state with .zeros(net) for this network)")
+
+
+@dataclass
+class MomentumState:
+    """What :func:`momentum_step` remembers between steps: one velocity per parameter.
+
+    Attributes
+    ----------
+    velocity : list of numpy.ndarray
+        One array per parameter, in the order ``W_1 .. W_L, b_1 .. b_L``, each of its
+        parameter's shape: ``(d_{l-1}, d_l)`` for ``W_l``, ``(d_l,)`` for ``b_l``. Together
+        they hold as many numbers as the network has parameters.
+    """
+
+    velocity: list
+
+    @classmethod
+    def zeros(cls, net: MLP) -> "MomentumState":
+        """The state before the first step: every velocity 0.
+
+        Parameters
+        ----------
+        net : MLP
+
+        Returns
+        -------
+        MomentumState
+            Zero arrays of the shapes and dtype of ``net``'s parameters.
+        """
+        check_mlp(net)
+        return cls([np.zeros_like(p) for p in net.weights + net.biases])
+
+
+def momentum_step(net: MLP, grads: Gradients, lr: float, state: MomentumState, beta: float = 0.9) -> None:
+    """One step of gradient descent with momentum, in place (the form PyTorch's ``SGD`` uses).
+
+    For every parameter ``p`` with gradient ``g`` and velocity ``v`` (all of ``p``'s shape)::
+
+        v <- beta v + g
+        p <- p - lr v
+
+    The velocity is a running sum of past gradients, each ``beta`` times smaller per step:
+    steps that keep pointing the same way add up (towards ``lr g / (1 - beta)``), steps that
+    change sign cancel.
+
+    Parameters
+    ----------
+    net : MLP
+        Updated in place.
+    grads : Gradients
+        As returned by ``net.loss_and_grads``; every array of its parameter's shape.
+    lr : float
+        Learning rate, > 0.
+    state : MomentumState
+        The velocities, made by ``MomentumState.zeros(net)``; updated in place.
+    beta : float
+        Momentum, ``0 <= beta < 1`` (``0`` is plain SGD).
+
+    Raises
+    ------
+    FloatingPointError
+        If a gradient holds NaN or inf; nothing is updated.
+    """
+    lr = check_real("lr", lr, low=0)
+    beta = check_real("beta", beta, low=0, high=1, low_closed=True)
+    pairs = _checked_pairs(net, grads)
+    _check_state("state.velocity", state.velocity, net)
+    for (param, grad), v in zip(pairs, state.velocity):
+        v *= beta
+        v += grad
+        param -= lr * v
+
+
+@dataclass
+class AdamState:
+    """What :func:`adam_step` remembers between steps: two moments per parameter and a count.
+
+    Attributes
+    ----------
+    m : list of numpy.ndarray
+        Running mean of the gradients (first moment), one array per parameter in the order
+        ``W_1 .. W_L, b_1 .. b_L``, each of its parameter's shape.
+    s : list of numpy.ndarray
+        Running mean of the squared gradients (second moment), the same shapes.
+    t : int
+        Steps taken so far (0 before the first).
+    """
+
+    m: list
+    s: list
+    t: int = 0
+
+    @classmethod
+    def zeros(cls, net: MLP) -> "AdamState":
+        """The state before the first step: both moments 0, ``t = 0``.
+
+        Parameters
+        ----------
+        net : MLP
+
+        Returns
+        -------
+        AdamState
+            Zero arrays of the shapes and dtype of ``net``'s parameters, twice.
+        """
+        check_mlp(net)
+        params = net.weights + net.biases
+        return cls([np.zeros_like(p) for p in params], [np.zeros_like(p) for p in params], 0)
+
+
+def adam_step(net: MLP, grads: Gradients, lr: float, state: AdamState, beta1: float = 0.9,
+              beta2: float = 0.999, eps: float = 1e-8) -> None:
+    """One Adam step (Kingma and Ba, 2015), in place.
+
+    For every parameter ``p`` with gradient ``g`` and moments ``m``, ``s`` (all of ``p``'s
+    shape; squares and divisions entry by entry)::
+
+        t <- t + 1
+        m <- beta1 m + (1 - beta1) g
+        s <- beta2 s + (1 - beta2) g^2
+        p <- p - lr (m / (1 - beta1^t)) / (sqrt(s / (1 - beta2^t)) + eps)
+
+    Dividing by ``1 - beta^t`` undoes the pull of the zero start. On the first step the update
+    is ``lr g / (|g| + eps)``: about ``lr`` for every entry, whatever the gradient's size.
+
+    Parameters
+    ----------
+    net : MLP
+        Updated in place.
+    grads : Gradients
+        As returned by ``net.loss_and_grads``; every array of its parameter's shape.
+    lr : float
+        Learning rate, > 0.
+    state : AdamState
+        The moments and the step count, made by ``AdamState.zeros(net)``; updated in place.
+    beta1, beta2 : float
+        Decay of the two running means, ``0 <= beta < 1``.
+    eps : float
+        Added to the denominator, > 0.
+
+    Raises
+    ------
+    FloatingPointError
+        If a gradient holds NaN or inf; nothing is updated.
+    """
+    lr = check_real("lr", lr, low=0)
+    beta1 = check_real("beta1", beta1, low=0, high=1, low_closed=True)
+    beta2 = check_real("beta2", beta2, low=0, high=1, low_closed=True)
+    eps = check_real("eps", eps, low=0)
+    pairs = _checked_pairs(net, grads)
+    _check_state("state.m", state.m, net)
+    _check_state("state.s", state.s, net)
+    state.t = check_int("state.t", state.t, minimum=0) + 1
+    for (param, grad), m, s in zip(pairs, state.m, state.s):
+        m *= beta1
+        m += (1 - beta1) * grad
+        s *= beta2
+        s += (1 - beta2) * grad ** 2
+        param -= lr * (m / (1 - beta1 ** state.t)) / (np.sqrt(s / (1 - beta2 ** state.t)) + eps)
 
 
 # --------------------------------------------------------------------------- the loop

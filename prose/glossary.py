@@ -1,11 +1,14 @@
 """The glossary: every term of the course in English and in Russian, from ``prose/glossary.yml``.
 
 Both editions' glossary pages print :func:`glossary_table`; each says the term in its own
-language first and links the page where the term is explained, in its own edition.
+language first and links the page where a reader first meets it, in its own edition. That page
+is found in the pages' prose (:func:`first_page`), never typed, so it cannot drift when a lesson
+starts using a term earlier.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,16 +16,17 @@ import yaml
 
 from mlp_ref.course.i18n import language, say
 from mlp_ref.course.tables import markdown_table
-from prose.structure import pages
+from prose.structure import DOCS, Page, pages
 
 SOURCE = Path(__file__).resolve().parent / "glossary.yml"
+# A fenced block, from its opening line to the closing one at the same indentation.
+_FENCE = re.compile(r"^([ \t]*)```.*?^\1```", re.MULTILINE | re.DOTALL)
 
 
 @dataclass(frozen=True)
 class Term:
     en: str
     ru: str
-    page: str  # a lesson's number ("3") or a lab's letter ("A")
 
 
 def terms(path: Path = SOURCE) -> list[Term]:
@@ -30,26 +34,48 @@ def terms(path: Path = SOURCE) -> list[Term]:
     entries = yaml.safe_load(path.read_text(encoding="utf-8"))
     out = []
     for k, entry in enumerate(entries, 1):
-        if set(entry) != {"en", "ru", "page"} or not all(str(v).strip() for v in entry.values()):
-            raise ValueError(f"{path.name}, entry {k}: expected non-empty en, ru and page, received {entry!r}")
-        out.append(Term(str(entry["en"]), str(entry["ru"]), str(entry["page"])))
+        if set(entry) != {"en", "ru"} or not all(str(v).strip() for v in entry.values()):
+            raise ValueError(f"{path.name}, entry {k}: expected non-empty en and ru, received {entry!r}")
+        out.append(Term(str(entry["en"]), str(entry["ru"])))
     return out
 
 
-def glossary_table(path: Path = SOURCE) -> str:
-    """A Markdown table: the term in the edition's language, in the other, and where it is explained.
+def stems(term: str) -> list[str]:
+    """The words of a term that a page must contain, each cut to a stem (Russian words change
+    their ending with the case: «смещение», «смещения»); a part in brackets is left out."""
+    words = re.findall(r"[\w-]{3,}", re.sub(r"\(.*?\)", "", term).lower())
+    return [word[:max(4, len(word) - 2)] for word in words]
 
-    The link of a page is the English page's path, which the build points at the edition's own page.
+
+def prose(page: Page, docs: Path = DOCS) -> tuple[str, str]:
+    """The English and the Russian text of a page without its fenced blocks (code, generated
+    output), lower-cased."""
+    english = docs / page.path
+    russian = english.with_name(f"{english.stem}.ru{english.suffix}")
+    return tuple(_FENCE.sub("", path.read_text(encoding="utf-8")).lower() for path in (english, russian))
+
+
+def first_page(term: Term, texts: dict[Page, tuple[str, str]]) -> Page:
+    """The first page, in course order, whose prose uses ``term`` in both editions (every stem of
+    its words); ``texts`` maps each page of the course, in order, to :func:`prose`."""
+    for page, (english, russian) in texts.items():
+        if all(s in english for s in stems(term.en)) and all(s in russian for s in stems(term.ru)):
+            return page
+    raise ValueError(f"glossary term {term.en!r} / {term.ru!r}: expected a page whose prose uses it in both "
+                     f"editions, received none of {[page.key for page in texts]}")
+
+
+def glossary_table(path: Path = SOURCE) -> str:
+    """A Markdown table: the term in the edition's language, in the other, and the page that first uses it.
+
+    The link is relative (:meth:`prose.structure.Page.href`), so each edition links its own page.
     """
-    by_key = {page.key: page for page in pages()}
-    unknown = sorted({t.page for t in terms(path)} - by_key.keys())
-    if unknown:
-        raise ValueError(f"{path.name}: expected pages among {sorted(by_key)}, received {unknown}")
+    texts = {page: prose(page) for page in pages()}
     rows = []
     for term in terms(path):
-        page = by_key[term.page]
+        page = first_page(term, texts)
         kind = say("Lab", ru="Лабораторная") if page.key.isalpha() else say("Lesson", ru="Урок")
-        where = f"[{kind} {page.key}]({page.path})"
+        where = f"[{kind} {page.key}]({page.href('glossary.md')})"
         rows.append([term.ru, term.en, where] if language() == "ru" else [term.en, term.ru, where])
-    headers = ["Русский", "English", "Где объясняется"] if language() == "ru" else ["English", "Русский", "Explained in"]
+    headers = ["Русский", "English", "Где встречается впервые"] if language() == "ru" else ["English", "Русский", "First used in"]
     return markdown_table(headers, rows, "lll")

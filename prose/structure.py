@@ -11,6 +11,7 @@ its title (``# 3. The forward pass …``, ``# # Lab A: …`` in a lab's notebook
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +36,25 @@ class Page:
     title: str        # as the page's own heading says it
     path: str         # relative to docs/, as a link from the home page
     builds_on: tuple  # keys of the pages its Prerequisites link to, in course order
+
+    def href(self, from_source: str) -> str:
+        """The link to this page from the page whose source is ``from_source`` (relative to docs/).
+
+        Markdown that a generator prints is not passed through MkDocs' link rewriting, so a link to
+        ``lessons/01-x.md`` would stay a link to a Markdown file: this is the address the built site
+        serves instead (``use_directory_urls``), relative, so that each edition's page links its own
+        edition's page (``/ru/`` pages to ``/ru/`` pages) and a site published under a sub-path works.
+        """
+        return posixpath.relpath(served_folder(self.path), served_folder(from_source)) + "/"
+
+
+def served_folder(source: str) -> str:
+    """The folder the built site serves a page from: ``lessons/01-x.md`` -> ``lessons/01-x``,
+    ``labs/digits.py`` -> ``labs/digits``, ``index.md`` -> ``.`` (``use_directory_urls``)."""
+    stem = posixpath.splitext(source)[0]
+    if posixpath.basename(stem) == "index":
+        stem = posixpath.dirname(stem)
+    return stem or "."
 
 
 def _order(key: str) -> tuple:

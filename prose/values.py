@@ -153,6 +153,13 @@ def l2() -> dict:
     sizes = (784, 16, 784)                                     # exercise 4's stack
     # The perceptron rule from zero weights on AND (separable) and XOR (not), as the page runs it
     run_and = mlp_ref.train_perceptron(X, [0, 0, 0, 1], max_epochs=100)
+    # Novikoff's bound for the separating unit x1 + x2 > 1.5, every corner with a 1 appended
+    u = np.array([1.0, 1.0, -1.5])                            # (w, b), appended
+    X1 = np.column_stack([X, np.ones(len(X))])                # (4, 3)
+    r2, closest = float(np.max(np.sum(X1**2, axis=1))), float(np.min(np.abs(X1 @ u)))
+    gamma = closest / float(np.linalg.norm(u))
+    bound = mlp_ref.mistake_bound(X, [0, 0, 0, 1], u[:2], u[2])
+    assert math.isclose(bound, r2 / gamma**2) and run_and.updates <= bound
     run_xor = mlp_ref.train_perceptron(X, y, max_epochs=100)
     first, length = run_xor.cycle
     assert run_xor.never_converges
@@ -184,7 +191,11 @@ def l2() -> dict:
         "perc_and_updates": _number(run_and.updates),                       # "10 updates"
         "perc_and_w": _tuple(run_and.w),                                    # "w = (2, 1)"
         "perc_and_b": _number(run_and.b).replace("-", "−"),                 # "b = −2"
-        "perc_and_bound": _number(math.floor(mlp_ref.mistake_bound(X, [0, 0, 0, 1], [1, 1], -1.5) + 1e-9)),
+        "perc_and_R2": _number(r2),                                         # "R² = 3"
+        "perc_and_u2": _number(float(u @ u)),                               # "‖u‖² = 4.25"
+        "perc_and_closest": _number(closest),                               # "|w·x + b| = 0.5"
+        "perc_and_gamma": format_number(gamma, 4),                          # "γ = 0.2425"
+        "perc_and_bound": _number(bound),                                   # "(R/γ)² = 51"
         "perc_xor_cycle_start": _number(first),                             # "the start of epoch 3"
         "perc_xor_cycle_end": _number(first + length - 1),                  # "the end of epoch 3"
         "perc_xor_cycle_len": "every epoch" if length == 1 else f"every {_word(length)} epochs",
@@ -251,6 +262,10 @@ def l4() -> dict:
     chain = 2 * 2  # tanh(z) = 2σ(2z) − 1: the outer factor 2 and the inner 2z
     assert math.isclose(chain * peak["sigmoid"], peak["tanh"])                  # the bound is reached at z = 0
     big = mlp_ref.softmax(np.array([[1000.0, -1000.0]]))[0]                     # the page's logits (1000, −1000)
+    # the confidently wrong example of the Code: logit −10, target 1, tanh head with squared error
+    tanh_mse = float(mlp_ref.head_loss_grad(np.array([[-10.0]]), np.array([[1.0]]), "tanh", "mse")[0, 0])
+    tanh_mse_m, tanh_mse_e = f"{tanh_mse:.1e}".split("e")
+    assert abs(tanh_mse) < 1e-6   # "vanishes when the tanh saturates"
     return {
         "n_points": _number(len(z_points)),                  # "z of shape (5,)"
         "sig_peak_inv": _number(1 / sig_peak),               # "at most 4^-L", "σ'(0) = 1/4"
@@ -259,6 +274,8 @@ def l4() -> dict:
         "softmax_big": _tuple(big),                          # "softmax(1000, −1000) rounds to (1, 0)"
         "softmax_loser": _number(big[1]),                    # "underflows to an exact 0"
         "prelu_init": _number(mlp_ref.PRELU_INIT),           # "start every slope at a = 0.25"
+        "tanh_mse_m": tanh_mse_m.replace("-", "−"),          # "−3.3 · 10^−8"
+        "tanh_mse_e": str(int(tanh_mse_e)).replace("-", "−"),
     }
 
 
@@ -279,6 +296,29 @@ def l5() -> dict:
     first_share = first[0][0] * first[0][1] * first[1][1] / counts.forward_total
     study = mlp_ref.XOR_STUDY
     dead = Fraction(1, 2) ** 2            # both weights of a unit negative, each with probability 1/2
+    # the page's one step with lr 0.5 on the target 0: both hidden units end off for this input
+    stepped = net.copy()
+    mlp_ref.sgd_step(stepped, net.loss_and_grads(x, np.array([0.0]))[1], 0.5)
+    z1_after = stepped.forward(x, keep_cache=True)[1].pre_activations[0][0]
+    assert np.all(z1_after < 0)                                       # "both are negative"
+    y_hat_after = float(stepped.forward(x)[0, 0])
+    assert math.isclose(y_hat_after, float(mlp_ref.sigmoid(stepped.biases[1])[0]), rel_tol=1e-12)  # = sigma(b2)
+    # "Why float64": the float32 difference quotient of dW1 moves in steps of one float32 spacing
+    # of the loss divided by 2 eps
+    eps = 1e-6
+    dW1 = net.loss_and_grads(x, np.array([0.0]))[1].weights[0]
+    f32 = mlp_ref.MLP.from_arrays(net.weights, net.biases, activation="relu", output="sigmoid", dtype=np.float32)
+    x32, y32 = x.astype(np.float32), np.array([[0.0]], dtype=np.float32)
+
+    def loss32():
+        _, c = f32.forward(x32, keep_cache=True)
+        return float(f32.loss_and_delta(c.pre_activations[-1], y32)[0])
+
+    assert 1 <= loss0 < 2                               # "float32 keeps 23 bits after the point between 1 and 2"
+    f32_step = float(np.spacing(np.float32(loss0))) / (2 * eps)
+    f32_miss = float(np.abs(mlp_ref.central_difference(loss32, f32.weights[0], eps=eps) - dW1).max())
+    assert 0.5 * f32_step < f32_miss < 2 * f32_step     # "an error of the size of that step" (it varies by machine)
+    assert f32_step / np.abs(dW1).max() > 0.02          # "several per cent" of the largest gradient
     return {
         "curvature": _number(line.curvature),                 # "L'' = 9.3333"
         "best_w": _number(line.best),                          # "w* = 2.0714"
@@ -302,6 +342,12 @@ def l5() -> dict:
         "dead_den": _number(dead.denominator),
         "alive_num": _number((1 - dead).numerator),            # "1 - (3/4)^h"
         "alive_den": _number((1 - dead).denominator),
+        "z1_after": ", ".join(_number(z).replace("-", "−") for z in z1_after),  # "−0.3685, −0.3022"
+        "y_hat_after": _number(y_hat_after),                  # "ŷ = σ(b2) = 0.4528"
+        "f32_step": format_number(f32_step, 2),               # "one such step is 0.06"
+        "f32_miss": format_number(f32_miss, 2),               # "miss by up to 0.08"
+        "grad_min": format_number(np.abs(dW1).min(), 2),      # "gradients between 0.39 and 0.93"
+        "grad_max": format_number(np.abs(dW1).max(), 2),
     }
 
 

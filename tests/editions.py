@@ -7,7 +7,11 @@ differ (``tests/test_editions.py`` holds it):
 
 * every fenced block (its info string and its text) and every pytest-codeblocks marker, in
   order: the same code, the same shown output;
-* in a lab, every code cell;
+* in a lab, every code cell, but for its comments and one line: a code cell's comments are
+  prose, each edition's own (the settings cell's comments document the settings), and the
+  first line of code of the first code cell sets the notebook's language, ``LANGUAGE = "en"``
+  in the English lab and ``LANGUAGE = "ru"`` in its Russian twin (a reader's run of the
+  Russian notebook is Russian: ``mlp_ref.labs.notebook.begin``);
 * every heading's anchor, in order, so that a link to ``page.md#the-math`` lands on the same
   section in both editions (a Russian heading keeps its English anchor as ``{#the-math}``).
 
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import tokenize
 import os
 import re
 import sys
@@ -151,6 +156,40 @@ def code_cells(text: str) -> list[tuple[str, str]]:
     return [(h, t) for h, t in cells(text) if not h.startswith("[markdown]")]
 
 
+#: The first line of code of a lab's first code cell: the notebook's language.
+LANGUAGE_LINE = re.compile(r'\ALANGUAGE = "(?P<language>[a-z]{2})"(?=\n|\Z)')
+
+
+def without_comments(code: str) -> str:
+    """Python code without its comments (and without the lines that held only a comment)."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(code + "\n").readline))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return code
+    lines = code.splitlines()
+    for token in reversed([t for t in tokens if t.type == tokenize.COMMENT]):
+        row, column = token.start
+        lines[row - 1] = lines[row - 1][:column].rstrip()
+    comment_only = {t.start[0] for t in tokens if t.type == tokenize.COMMENT and not lines[t.start[0] - 1].strip()}
+    return "\n".join(line for number, line in enumerate(lines, 1) if number not in comment_only).strip("\n")
+
+
+def lab_code(text: str) -> list[tuple[str, str]]:
+    """What a lab shares with its twin: its code cells without comments, the first one's
+    ``LANGUAGE = "…"`` line written ``LANGUAGE = <edition>``."""
+    out = [(h, without_comments(t)) for h, t in code_cells(text)]
+    if out:
+        out[0] = (out[0][0], LANGUAGE_LINE.sub("LANGUAGE = <edition>", out[0][1]))
+    return out
+
+
+def lab_language(text: str) -> str | None:
+    """The language a lab's first code cell sets (``LANGUAGE = "ru"``), or None."""
+    cells_ = code_cells(text)
+    found = LANGUAGE_LINE.match(without_comments(cells_[0][1])) if cells_ else None
+    return found["language"] if found else None
+
+
 def lab_markdown(text: str) -> str:
     """A lab's Markdown cells as Markdown (the ``# `` comment prefix removed)."""
     parts = [t for h, t in cells(text) if h.startswith("[markdown]")]
@@ -161,13 +200,16 @@ def shared(path: Path) -> dict[str, list]:
     """What must be the same in a page and its twin: its code and its anchors."""
     text = path.read_text(encoding="utf-8")
     if path.suffix == ".py":
-        return {"code cells": code_cells(text), "anchors": anchors(lab_markdown(text))}
+        return {"code cells": lab_code(text), "anchors": anchors(lab_markdown(text))}
     return {"fences": fences(text), "anchors": anchors(text)}
 
 
 def differences(english: Path, russian: Path) -> list[str]:
     """Where the twins differ in what they share; empty when they agree."""
     problems = []
+    for path, language in ((english, "en"), (russian, "ru")):
+        if path.suffix == ".py" and lab_language(path.read_text(encoding="utf-8")) != language:
+            problems.append(f'{path.name}: its first code cell must say LANGUAGE = "{language}", as its first line of code')
     a, b = shared(english), shared(russian)
     for kind in a:
         left, right = a[kind], b[kind]

@@ -195,6 +195,27 @@ def test_search_finds_a_word_only_lesson_one_has(browser, server, built_site, ed
     visit.close()
 
 
+def search_results(browser, url: str, word: str) -> list[str]:
+    """The addresses Material's search lists, in its order, for ``word`` typed on the page at ``url``."""
+    visit = PageVisit(browser, url)
+    box = visit.page.locator("input.md-search__input")
+    box.click()
+    box.press_sequentially(word, delay=30)
+    visit.page.locator(".md-search-result__item a").first.wait_for(timeout=15000)
+    hrefs = visit.page.evaluate("() => [...document.querySelectorAll('.md-search-result__item a')].map(a => a.href)")
+    visit.close()
+    return hrefs
+
+
+@pytest.mark.parametrize("edition", ["", "ru/"])
+def test_search_lists_the_lesson_before_the_reference(browser, server, edition):
+    """"GELU" is explained in lesson 4 and documented in the reference (mlp_ref.activations): a
+    reader searching it is sent to the lesson first (hooks/api_reference.py lowers the reference)."""
+    hrefs = search_results(browser, f"{server}/{edition}", "GELU")
+    assert any("/reference/" in h for h in hrefs), hrefs  # both are found...
+    assert hrefs[0].startswith(f"{server}/{edition}lessons/"), hrefs  # ...the lesson first
+
+
 def test_an_english_search_offers_no_russian_page(browser, server):
     """A word both editions use (a name from the code) finds only English pages on an English page."""
     visit = PageVisit(browser, f"{server}/lessons/03-forward-pass/")
@@ -204,6 +225,22 @@ def test_an_english_search_offers_no_russian_page(browser, server):
     visit.page.locator(".md-search-result__item a").first.wait_for(timeout=15000)
     hrefs = visit.page.evaluate("() => [...document.querySelectorAll('.md-search-result__item a')].map(a => a.href)")
     assert hrefs and not [h for h in hrefs if "/ru/" in h], hrefs
+    visit.close()
+
+
+def test_back_to_top_waits_at_the_bottom_of_a_phone(browser, server):
+    """Scrolling back up a long page shows "Back to top": on a phone it sits in the bottom quarter
+    of the screen, not over the lines under the header (where it hid table headers)."""
+    visit = PageVisit(browser, f"{server}/lessons/06-counting-parameters/", viewport={"width": 390, "height": 844})
+    visit.page.mouse.wheel(0, 4000)
+    visit.page.wait_for_timeout(300)
+    visit.page.mouse.wheel(0, -300)  # Material shows the button when the reader scrolls up
+    button = visit.page.locator(".md-top")
+    button.wait_for(state="visible", timeout=5000)
+    visit.page.wait_for_timeout(300)  # its transition
+    box = button.bounding_box()
+    assert box and box["y"] > 0.75 * 844 and box["y"] + box["height"] <= 844, box
+    assert visit.problems == []
     visit.close()
 
 

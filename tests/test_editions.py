@@ -38,9 +38,38 @@ def test_a_changed_fence_is_found(tmp_path):
 
 def test_a_changed_lab_cell_is_found(tmp_path):
     en, ru = tmp_path / "lab.py", tmp_path / "lab.ru.py"
-    en.write_text("# %% [markdown]\n# ## Data\n\n# %%\nx = 1\n")
-    ru.write_text("# %% [markdown]\n# ## Данные {#data}\n\n# %%\nx = 2\n")
-    assert editions.differences(en, ru) == ["code cells #1 differs:\n  lab.py: ('', 'x = 1')\n  lab.ru.py: ('', 'x = 2')"]
+    en.write_text('# %%\nLANGUAGE = "en"\n\n# %% [markdown]\n# ## Data\n\n# %%\nx = 1\n')
+    ru.write_text('# %%\nLANGUAGE = "ru"\n\n# %% [markdown]\n# ## Данные {#data}\n\n# %%\nx = 2\n')
+    assert editions.differences(en, ru) == ["code cells #2 differs:\n  lab.py: ('', 'x = 1')\n  lab.ru.py: ('', 'x = 2')"]
+
+
+def test_a_lab_cells_comments_are_the_editions_own(tmp_path):
+    """A code cell's comments are prose (the settings cell's are read as its documentation): each
+    edition writes its own. The code itself must not differ."""
+    en, ru = tmp_path / "lab.py", tmp_path / "lab.ru.py"
+    en.write_text('# %%\n# Settings\nLANGUAGE = "en"  # the notebook\'s language\nx = 1  # one\n')
+    ru.write_text('# %%\n# Настройки\nLANGUAGE = "ru"  # язык ноутбука\nx = 1  # один\n')
+    assert editions.differences(en, ru) == []
+    ru.write_text('# %%\n# Настройки\nLANGUAGE = "ru"  # язык ноутбука\nx = 2  # один\n')
+    assert editions.differences(en, ru) == [
+        "code cells #1 differs:\n  lab.py: ('', 'LANGUAGE = <edition>\\nx = 1')\n"
+        "  lab.ru.py: ('', 'LANGUAGE = <edition>\\nx = 2')"]
+    ru.write_text('# %%\nx = "# not a comment"\n')
+    en.write_text('# %%\nx = "# no comment"\n')
+    assert any("code cells #1 differs" in p for p in editions.differences(en, ru))
+
+
+def test_a_lab_sets_its_own_editions_language(tmp_path):
+    """The one line in which a lab's code differs from its twin's: ``LANGUAGE = "ru"`` in the Russian
+    notebook, so that a reader's run of it is Russian (mlp_ref.labs.notebook.begin)."""
+    en, ru = tmp_path / "lab.py", tmp_path / "lab.ru.py"
+    en.write_text('# %%\nLANGUAGE = "en"\n')
+    ru.write_text('# %%\nLANGUAGE = "en"\n')
+    assert editions.differences(en, ru) == ['lab.ru.py: its first code cell must say LANGUAGE = "ru", as its first line '
+                                            'of code']
+    ru.write_text('# %%\nx = 1\n')
+    assert 'lab.ru.py: its first code cell must say LANGUAGE = "ru", as its first line of code' in \
+        editions.differences(en, ru)
 
 
 def test_say_picks_the_edition(monkeypatch):

@@ -2,10 +2,13 @@
 
 An exercise lives in ``docs/exercises/<name>/`` (so the site serves its files for
 download): the starter ``<module>.py`` the reader edits, the reader's tests
-``test_<module>.py``, and ``solution/<module>.py``. Each test file runs here twice, in a
-fresh folder, as the page tells the reader to run it (``pytest test_<module>.py``): next to
-the solution it must pass; next to the untouched starter it must fail, which proves the
-tests test something.
+``test_<module>.py``, and ``solution/<module>.py``. The Russian pages link the Russian twins
+``<module>.ru.py`` and ``test_<module>.ru.py``: the same code with Russian docstrings, comments
+and messages (the site serves them under the English names at ``ru/exercises/``, the i18n
+plugin's localized files). Each test file runs here twice, in a fresh folder, under the name
+the reader downloads, as the page tells the reader to run it (``pytest test_<module>.py``):
+next to the solution it must pass; next to the untouched starter (of its own language) it must
+fail, which proves the tests test something.
 
 A reader may run the tests before installing ``mlp_ref``. Then the tests that compare with
 it must skip with a reason that says how to install it (shown by ``pytest -ra``, the
@@ -20,6 +23,7 @@ runs them all.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import os
@@ -37,21 +41,36 @@ import pytest
 from tests import early, pagekit
 from tests.notebook_runs import CACHE_SWITCH  # one switch for every cache of the build and the tests
 
-EXERCISES = sorted((pagekit.DOCS / "exercises").glob("*/test_*.py"))
+EXERCISES = sorted((pagekit.DOCS / "exercises").glob("*/test_*.py"))  # both editions: test_x.py, test_x.ru.py
+
+
+def exercise_id(test_file: Path) -> str:
+    """``lesson03-forward-pass``, or ``lesson03-forward-pass.ru`` for the Russian twin's tests."""
+    return test_file.parent.name + (".ru" if is_russian(test_file) else "")
+
+
+def is_russian(path: Path) -> bool:
+    return path.name.endswith(".ru.py")
+
+
+def reader_name(path: Path) -> str:
+    """The name a reader downloads the file under: ``forward.ru.py`` is served as ``ru/…/forward.py``."""
+    return path.name.removesuffix(".ru.py") + ".py" if is_russian(path) else path.name
 
 
 # What a skipped comparison with mlp_ref must tell the reader (the lesson page has the install line).
 INSTALL_HINT = "install mlp_ref: see 'Before you start' on the lesson page"
+INSTALL_HINT_RU = "установите mlp_ref: см. «Прежде чем начать» на странице урока"
 
 
 def run_reader_tests(test_file, module_source, folder, env=None) -> subprocess.CompletedProcess:
     """Run the reader's test file next to ``module_source`` in a new ``folder``, as the lesson says."""
-    module_name = test_file.name.removeprefix("test_")
+    test_name = reader_name(test_file)
     folder.mkdir(parents=True)
-    shutil.copy(test_file, folder / test_file.name)
-    shutil.copy(module_source, folder / module_name)
+    shutil.copy(test_file, folder / test_name)
+    shutil.copy(module_source, folder / test_name.removeprefix("test_"))
     # -ra, as the lesson tells the reader, so that the reason of every skip is printed.
-    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-ra", "-p", "no:cacheprovider", test_file.name],
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-ra", "-p", "no:cacheprovider", test_name],
                           cwd=folder, capture_output=True, text=True, timeout=300, env=env)
 
 
@@ -73,10 +92,12 @@ def without_mlp_ref(tmp_path) -> dict[str, str]:
 
 
 def solution_of(test_file):
-    return test_file.parent / "solution" / test_file.name.removeprefix("test_")
+    """The reference solution (one for both editions: the lessons link it as code to read)."""
+    return test_file.parent / "solution" / reader_name(test_file).removeprefix("test_")
 
 
 def starter_of(test_file):
+    """The starter of the test file's own language (``forward.ru.py`` beside ``test_forward.ru.py``)."""
     return test_file.parent / test_file.name.removeprefix("test_")
 
 
@@ -90,7 +111,7 @@ def run_all(config: pytest.Config) -> dict:
     jobs = {}
     base = config._tmp_path_factory.getbasetemp()  # pytest's temporary folder of this run
     for test_file in EXERCISES:
-        name = test_file.parent.name
+        name = exercise_id(test_file)
         folder = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=base))
         for kind, source in (("solution", solution_of(test_file)), ("starter", starter_of(test_file))):
             assert source.is_file(), f"no {kind} file at {source}"
@@ -125,7 +146,7 @@ def run_key(job, root: Path = pagekit.ROOT) -> str:
 
 def entry_of(job) -> Path:
     test_file, source, folder, _ = job
-    return CACHE / f"{test_file.parent.name}-{folder.name}-{run_key(job)}.json"
+    return CACHE / f"{exercise_id(test_file)}-{folder.name}-{run_key(job)}.json"
 
 
 def reused(entry: Path) -> subprocess.CompletedProcess | None:
@@ -154,18 +175,18 @@ def runs(pytestconfig):
     return early.result("exercises", pytestconfig)
 
 
-@pytest.mark.parametrize("test_file", EXERCISES, ids=[p.parent.name for p in EXERCISES])
+@pytest.mark.parametrize("test_file", EXERCISES, ids=[exercise_id(p) for p in EXERCISES])
 def test_solution_passes(test_file, runs):
-    result = runs[test_file.parent.name, "solution"]
+    result = runs[exercise_id(test_file), "solution"]
     assert result.returncode == 0, result.stdout + result.stderr
     # With mlp_ref installed (as here) nothing may be skipped: the comparisons really ran.
     assert "skipped" not in outcome_counts(result), result.stdout + result.stderr
 
 
-@pytest.mark.parametrize("test_file", EXERCISES, ids=[p.parent.name for p in EXERCISES])
+@pytest.mark.parametrize("test_file", EXERCISES, ids=[exercise_id(p) for p in EXERCISES])
 def test_solution_passes_without_mlp_ref(test_file, runs):
-    with_ref = outcome_counts(runs[test_file.parent.name, "solution"])
-    result = runs[test_file.parent.name, "without mlp_ref"]
+    with_ref = outcome_counts(runs[exercise_id(test_file), "solution"])
+    result = runs[exercise_id(test_file), "without mlp_ref"]
     output = result.stdout + result.stderr
     counts = outcome_counts(result)
     assert result.returncode == 0, f"{test_file.name} does not pass without mlp_ref:\n{output}"
@@ -174,13 +195,14 @@ def test_solution_passes_without_mlp_ref(test_file, runs):
     assert counts["passed"] + counts["skipped"] == with_ref["passed"], output
     skip_lines = [line for line in result.stdout.splitlines() if line.startswith("SKIPPED")]
     assert len(skip_lines) >= 1, f"no skip reason printed with -ra:\n{output}"
+    hint = INSTALL_HINT_RU if is_russian(test_file) else INSTALL_HINT  # in the reader's language
     for line in skip_lines:
-        assert INSTALL_HINT in line, f"a skip reason does not say how to install mlp_ref: {line!r}"
+        assert hint in line, f"a skip reason does not say how to install mlp_ref: {line!r}"
 
 
-@pytest.mark.parametrize("test_file", EXERCISES, ids=[p.parent.name for p in EXERCISES])
+@pytest.mark.parametrize("test_file", EXERCISES, ids=[exercise_id(p) for p in EXERCISES])
 def test_untouched_starter_fails(test_file, runs):
-    result = runs[test_file.parent.name, "starter"]
+    result = runs[exercise_id(test_file), "starter"]
     # Exit code 1 means tests ran and failed; 2-5 would mean they could not even run.
     assert result.returncode == 1, result.stdout + result.stderr
 
@@ -199,3 +221,40 @@ def test_a_kept_run_is_keyed_on_everything_it_depends_on(tmp_path):
         keys.add(run_key(job, tmp_path))
     keys.add(run_key((*job[:3], {"PYTHONPATH": "blocker"}), tmp_path))
     assert len(keys) == 6
+
+
+def _code_of(path: Path) -> str:
+    """A Python file's code without its words: comments dropped, every string literal (docstrings,
+    messages) emptied, except the patterns of ``pytest.raises(match=...)``, which are code."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    kept = {id(k.value) for node in ast.walk(tree) if isinstance(node, ast.Call)
+            for k in node.keywords if k.arg == "match"}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in kept:
+            node.value = ""
+    return ast.dump(tree, include_attributes=False)
+
+
+TWINS = [p for p in sorted((pagekit.DOCS / "exercises").glob("*/*.py")) if not is_russian(p)]
+
+
+@pytest.mark.parametrize("english", TWINS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_starter_and_test_file_has_a_russian_twin_with_the_same_code(english):
+    """The Russian reader downloads the same exercise: only docstrings, comments and messages differ."""
+    russian = english.with_name(english.name.removesuffix(".py") + ".ru.py")
+    assert russian.is_file(), f"no Russian twin {russian.relative_to(pagekit.DOCS)}"
+    assert _code_of(russian) == _code_of(english), f"{russian.name}: its code differs from {english.name}'s"
+    text = russian.read_text(encoding="utf-8")
+    assert re.search(r"[А-Яа-яЁё]", ast.get_docstring(ast.parse(text)) or ""), f"{russian.name}: its docstring is not Russian"
+
+
+def test_a_twin_with_other_code_is_found(tmp_path):
+    en, ru = tmp_path / "f.py", tmp_path / "f.ru.py"
+    en.write_text('"""Doc."""\nx = 1  # one\nraise ValueError("bad x")\n', encoding="utf-8")
+    ru.write_text('"""Док."""\nx = 1  # один\nraise ValueError("плохой x")\n', encoding="utf-8")
+    assert _code_of(en) == _code_of(ru)
+    ru.write_text('"""Док."""\nx = 2\nraise ValueError("плохой x")\n', encoding="utf-8")
+    assert _code_of(en) != _code_of(ru)
+    en.write_text('with pytest.raises(ValueError, match="X"):\n    f()\n', encoding="utf-8")
+    ru.write_text('with pytest.raises(ValueError, match="Х"):\n    f()\n', encoding="utf-8")
+    assert _code_of(en) != _code_of(ru)

@@ -69,6 +69,29 @@ def test_units_born_dead_are_those_with_two_negative_weights_and_never_move():
     assert np.all(runs.dead_units >= runs.dead_at_start)
 
 
+@pytest.mark.parametrize("hidden", [2, 3])
+def test_passing_states_are_those_of_every_step_from_settled_on(hidden):
+    seeds, steps, settled = range(60), 40, 10
+    runs = mlp_ref.train_xor(hidden, seeds, lr=0.5, steps=steps, settled=settled)
+    # the same runs stopped after t steps, for every t the record covers
+    at = [mlp_ref.train_xor(hidden, seeds, lr=0.5, steps=t) for t in range(settled, steps + 1)]
+    np.testing.assert_array_equal(runs.blind_pair_after, np.any([r.blind_pair for r in at], axis=0))
+    np.testing.assert_array_equal(runs.affine_after, np.any([r.affine_on_corners for r in at], axis=0))
+    assert runs.blind_pair_after.any() and runs.affine_after.any()   # the comparison is not empty
+    # a unit dead after t steps is dead after t + 1: no unit came back, step by step
+    dead = [np.all(r.hidden_pre <= 0.0, axis=1) for r in [mlp_ref.train_xor(hidden, seeds, 0.5, t)
+                                                            for t in range(steps + 1)]]
+    came_back = sum(np.sum(before & ~after, axis=1) for before, after in zip(dead, dead[1:]))
+    np.testing.assert_array_equal(runs.revived, came_back)
+    assert not runs.revived.any() and dead[-1].any()
+
+
+def test_live_units_count_the_units_on_somewhere():
+    dead = _runs([[1, -1], [1, -1]], [0, 0], [[1], [1]], [0])
+    assert dead.live_units.tolist() == [1]
+    assert _runs([[1, 1], [1, 1]], [0, -1], [[4], [-8]], [-2]).live_units.tolist() == [2]
+
+
 def test_wider_networks_solve_more_often():
     fractions = [mlp_ref.train_xor(h, range(60), lr=0.5, steps=300).fraction_solved for h in (2, 4)]
     assert 0 < fractions[0] < fractions[1] < 1
@@ -82,7 +105,8 @@ def test_outcomes_are_computed_once_per_setting():
 
 @pytest.mark.parametrize("args, match", [
     ((0, [0], 0.5, 10), "hidden"), ((2, [], 0.5, 10), "seeds"), ((2, [0], 0.0, 10), "lr"),
-    ((2, [0], 0.5, -1), "steps"), ((2, [-1], 0.5, 1), "seeds"),
+    ((2, [0], 0.5, -1), "steps"), ((2, [-1], 0.5, 1), "seeds"), ((2, [0], 0.5, 10, 11), "settled"),
+    ((2, [0], 0.5, 10, -1), "settled"),
 ])
 def test_bad_settings_are_refused(args, match):
     with pytest.raises((ValueError, TypeError), match=match):

@@ -86,9 +86,41 @@ def outputs_text(notebook) -> str:
     return "\n".join(parts)
 
 
-def download(server: str, lab: str):
-    with urllib.request.urlopen(f"{server}/labs/{lab}.ipynb") as response:
+def download(server: str, lab: str, language: str = "en"):
+    """The lab's notebook as the page of ``language`` offers it (``ru/labs/<lab>.ru.ipynb`` in Russian)."""
+    url = f"{server}/labs/{lab}.ipynb" if language == "en" else f"{server}/{language}/labs/{lab}.{language}.ipynb"
+    with urllib.request.urlopen(url) as response:
         return nbformat.reads(response.read().decode(), as_version=4)
+
+
+# A last cell for the Russian notebook's first cells: what the notebook's own words are now.
+PROBE = "from mlp_ref.course.i18n import say\nprint(say('the notebook speaks English', ru='ноутбук говорит по-русски'))"
+
+
+@pytest.fixture(scope="module")
+def russian_first_cells(server, reader_env, tmp_path_factory):
+    """Each Russian lab, downloaded from its Russian page, its first two code cells (the settings,
+    then the imports and ``begin``) and :data:`PROBE` run as a student runs them: nothing set from
+    outside, no ``MLP_LANG``. {lab: Run}."""
+    jobs = {}
+    for lab in sorted(EDITS):
+        notebook = download(server, lab, "ru")
+        code = [i for i, cell in enumerate(notebook.cells) if cell.cell_type == "code"]
+        notebook.cells = notebook.cells[:code[1] + 1] + [nbformat.v4.new_code_cell(PROBE)]
+        workdir = tmp_path_factory.mktemp(f"{lab}-ru-student")
+        jobs[lab] = (notebook, workdir, CACHE / f"{lab}-ru_first_cells-{run_key(notebook, reader_env, workdir)}.json")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv("MLP_LANG", raising=False)  # a reader's machine: the notebook alone decides
+        return run_or_reuse(reader_env, jobs)
+
+
+@pytest.mark.parametrize("lab", sorted(EDITS))
+def test_the_russian_notebook_as_downloaded_speaks_russian(lab, russian_first_cells):
+    """Issue 28: the downloaded Russian notebook printed English tables unless MLP_LANG=ru was set."""
+    run = russian_first_cells[lab]
+    assert 'LANGUAGE = "ru"' in first_code_cell(run.notebook).source
+    text = finished(run, f"{lab}, Russian, first cells,")
+    assert "тот же запуск из командной строки:" in text and "ноутбук говорит по-русски" in text, text[:2000]
 
 
 @pytest.mark.parametrize("lab", sorted(EDITS))

@@ -174,3 +174,47 @@ def test_a_lab_cells_copy_button_speaks_the_editions_language(tmp_path, monkeypa
     assert all(words in html for words in COPY_WORDS[language]), html
     if language == "en":  # the English page as mkdocs-jupyter made it
         assert html.endswith(COPY_BUTTON)
+
+
+def _page_source(html: str) -> str:
+    match = re.search(r'<aside class="mlp-page-source"[^>]*>(.*?)</aside>', html, re.DOTALL)
+    return match[1] if match else ""
+
+
+def test_every_page_says_where_its_source_is(built_site):
+    """Built without REPO_URL (as the tests build it), every page of both editions ends by naming
+    its source file, in its own language, and that file exists (overrides/partials/feedback.html)."""
+    problems = []
+    for source in pagekit.nav_sources():
+        for edition in ("", "ru/"):
+            html = (built_site / edition / pagekit.built_page(built_site, source).relative_to(built_site)).read_text(encoding="utf-8")
+            said = _page_source(html)
+            named = re.findall(r"<code>docs/([^<]+)</code>", said)
+            word = "исходный текст" if edition else "the source of this page"
+            if word not in said or len(named) != 1 or not (pagekit.DOCS / named[0]).is_file():
+                problems.append(f"{edition}{source}: {said.strip()[:200]!r}")
+            elif (".ru." in named[0]) != bool(edition):
+                problems.append(f"{edition}{source}: names the other edition's file {named[0]}")
+    assert problems == []
+
+
+def test_with_a_repository_every_page_links_an_edit_and_a_prefilled_issue():
+    import jinja2
+    from urllib.parse import parse_qs, urlsplit
+
+    template = jinja2.Environment(loader=jinja2.FileSystemLoader(pagekit.ROOT / "overrides")).get_template(
+        "partials/feedback.html")
+    page = types.SimpleNamespace(title="3. The forward pass", url="lessons/03-forward-pass/",
+                                 canonical_url="https://o.github.io/r/lessons/03-forward-pass/",
+                                 file=types.SimpleNamespace(src_uri="lessons/03-forward-pass.md", generated_by=None))
+    for language, edit, report in (("en", "Edit this page", "Report a mistake"),
+                                   ("ru", "Править эту страницу", "Сообщить об ошибке")):
+        config = types.SimpleNamespace(repo_url="https://github.com/o/r/", theme=types.SimpleNamespace(language=language))
+        html = template.render(config=config, page=page)
+        links = dict((text, href.replace("&amp;", "&")) for href, text in re.findall(r'<a href="([^"]+)"[^>]*>([^<]+)</a>', html))
+        assert links[edit] == "https://github.com/o/r/edit/main/docs/lessons/03-forward-pass.md"
+        issue = urlsplit(links[report])
+        assert issue.path == "/o/r/issues/new"
+        query = parse_qs(issue.query)
+        assert page.title in query["title"][0] and page.canonical_url in query["body"][0]
+        assert "REPO_URL" not in html

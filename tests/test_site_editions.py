@@ -100,3 +100,43 @@ def test_every_image_says_its_alt_text_in_the_page_language(built_site, source):
         alts = re.findall(r'<img [^>]*alt="([^"]*)"', page_html(built_site, language, source))
         wrong = [alt for alt in alts if bool(CYRILLIC.search(alt)) != (language == "ru")]
         assert not wrong, f"{EDITIONS[language]}{source}: {wrong[:2]}"
+
+
+# What the theme and markdown-exec write in English on every page: Material's footer credit and the
+# tabs of a generator shown with its source (lesson 6); hooks/edition.py says them in the edition's words.
+EXEC_TAB = re.compile(r'<label for="exec-[^"]*">(?P<title>[^<]*)</label>')
+CREDIT = re.compile(r'<div class="md-copyright">(?P<text>.*?)</div>', re.DOTALL)
+
+
+@pytest.mark.parametrize("source", SOURCES)
+def test_the_footer_and_the_source_tabs_speak_the_page_language(built_site, source):
+    for language in EDITIONS:
+        html = page_html(built_site, language, source)
+        credit = " ".join(TAG.sub(" ", CREDIT.search(html)["text"]).split())
+        expected = {"en": "Made with Material for MkDocs", "ru": "Сделано на Material for MkDocs"}[language]
+        assert credit == expected, f"{EDITIONS[language]}{source}: footer {credit!r}"
+        tabs = set(EXEC_TAB.findall(html))
+        assert tabs <= ({"Source", "Result"} if language == "en" else {"Код", "Результат"}), (language, source, tabs)
+        if source.startswith("lessons/06-"):
+            assert len(tabs) == 2, (language, source, tabs)
+
+
+@pytest.mark.parametrize("lab", [s for s in SOURCES if s.startswith("labs/")])
+def test_a_labs_printed_lines_are_in_the_page_language(built_site, lab):
+    """The lab's own cells print their labels in the page's language (mlp_ref.labs.notebook.begin sets it)."""
+    for language, line in (("en", "the same run from the command line:"), ("ru", "тот же запуск из командной строки:")):
+        text = TAG.sub("", page_html(built_site, language, lab))
+        assert line in text, f"{EDITIONS[language]}{lab}: no {line!r}"
+        assert "this notebook's cells ran in" in text if language == "en" else \
+            "ячейки этого ноутбука выполнились за" in text, (language, lab)
+
+
+BARE_BOOLEAN = re.compile(r"<pre>\s*(?:True|False)\s*</pre>")
+
+
+@pytest.mark.parametrize("lab", [s for s in SOURCES if s.startswith("labs/")])
+def test_no_lab_cell_shows_a_bare_boolean(built_site, lab):
+    """A cell that checks a statement says what it found (mlp_ref.course.claims), never a lone True."""
+    for language in EDITIONS:
+        found = BARE_BOOLEAN.findall(page_html(built_site, language, lab))
+        assert not found, f"{EDITIONS[language]}{lab}: {len(found)} cells show a bare True or False"

@@ -17,6 +17,87 @@ def test_sgd_step_by_hand():
     np.testing.assert_allclose(net.biases[0], [0.4, -0.7], rtol=1e-15)
 
 
+def test_momentum_steps_by_hand():
+    net = MLP.from_arrays([[[1.0, 2.0]]], [[0.5, -0.5]])
+    state = mlp_ref.MomentumState.zeros(net)
+    grads = Gradients([np.array([[10.0, -4.0]])], [np.array([1.0, 2.0])])
+    mlp_ref.momentum_step(net, grads, lr=0.1, state=state, beta=0.5)   # v = g: the SGD step
+    np.testing.assert_allclose(net.weights[0], [[0.0, 2.4]], atol=1e-15)
+    mlp_ref.momentum_step(net, grads, lr=0.1, state=state, beta=0.5)   # v = 0.5 g + g = 1.5 g
+    np.testing.assert_allclose(state.velocity[0], [[15.0, -6.0]], rtol=1e-15)
+    np.testing.assert_allclose(net.weights[0], [[-1.5, 3.0]], rtol=1e-14)
+    np.testing.assert_allclose(net.biases[0], [0.25, -1.0], rtol=1e-14)
+
+
+def test_adams_first_step_moves_every_entry_by_the_learning_rate():
+    net = MLP.from_arrays([[[1.0, 2.0]]], [[0.5, -0.5]])
+    state = mlp_ref.AdamState.zeros(net)
+    grads = Gradients([np.array([[1000.0, -0.001]])], [np.array([3.0, -2.0])])
+    mlp_ref.adam_step(net, grads, lr=0.1, state=state)
+    assert state.t == 1
+    np.testing.assert_allclose(state.m[0], [[100.0, -0.0001]], rtol=1e-12)         # (1 - 0.9) g
+    np.testing.assert_allclose(state.s[0], [[1000.0, 1e-9]], rtol=1e-12)           # (1 - 0.999) g^2
+    # m / (1 - 0.9) = g and s / (1 - 0.999) = g^2, so the step is lr g / (|g| + eps)
+    g = np.array([1000.0, -0.001])
+    np.testing.assert_allclose(net.weights[0], [[1.0, 2.0] - 0.1 * g / (np.abs(g) + 1e-8)], rtol=1e-12)
+    gb = np.array([3.0, -2.0])
+    np.testing.assert_allclose(net.biases[0], [0.5, -0.5] - 0.1 * gb / (np.abs(gb) + 1e-8), rtol=1e-12)
+    assert np.all(np.abs(np.abs(net.weights[0] - [1.0, 2.0]) - 0.1) < 1e-5)   # each entry moved by lr
+
+
+def test_optimizer_state_holds_what_the_memory_estimate_counts():
+    from mlp_ref.counting import OPTIMIZER_STATE_COPIES
+    net = MLP([784, 128, 64, 10], output="softmax", seed=0)
+    params = mlp_ref.count_params([784, 128, 64, 10])
+    sizes = {"momentum": sum(a.size for a in mlp_ref.MomentumState.zeros(net).velocity),
+             "adam": sum(a.size for a in mlp_ref.AdamState.zeros(net).m + mlp_ref.AdamState.zeros(net).s)}
+    assert sizes == {name: OPTIMIZER_STATE_COPIES[name] * params for name in ("momentum", "adam")}
+
+
+@pytest.mark.parametrize("rule", ["momentum", "adam"])
+def test_momentum_and_adam_equal_pytorchs_optimizers(rule):
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(3)
+    X, y = rng.normal(size=(16, 4)), rng.integers(0, 3, size=16)
+    net = MLP([4, 6, 3], output="softmax", seed=1)
+    params = [torch.tensor(p.copy(), requires_grad=True) for p in net.weights + net.biases]   # float64
+    if rule == "momentum":
+        state, opt = mlp_ref.MomentumState.zeros(net), torch.optim.SGD(params, lr=0.05, momentum=0.9)
+    else:
+        state, opt = mlp_ref.AdamState.zeros(net), torch.optim.Adam(params, lr=0.01, betas=(0.9, 0.999), eps=1e-8)
+    for _ in range(5):
+        _, grads = net.loss_and_grads(X, y)
+        if rule == "momentum":
+            mlp_ref.momentum_step(net, grads, 0.05, state, beta=0.9)
+        else:
+            mlp_ref.adam_step(net, grads, 0.01, state)
+        opt.zero_grad()
+        W1, W2, b1, b2 = params
+        logits = torch.relu(torch.tensor(X) @ W1 + b1) @ W2 + b2
+        torch.nn.functional.cross_entropy(logits, torch.tensor(y)).backward()
+        opt.step()
+    for mine, theirs in zip(net.weights + net.biases, params):
+        np.testing.assert_allclose(mine, theirs.detach().numpy(), rtol=1e-10, atol=1e-12)
+
+
+def test_momentum_and_adam_refuse_a_bad_state_or_gradient():
+    net = MLP([2, 3, 1], output="sigmoid", seed=0)
+    other = MLP([2, 4, 1], output="sigmoid", seed=0)
+    _, grads = net.loss_and_grads(np.ones((2, 2)), np.array([0.0, 1.0]))
+    with pytest.raises(mlp_ref.ShapeError, match=r"state.velocity: expected .*\(2, 3\).*received .*\(2, 4\)"):
+        mlp_ref.momentum_step(net, grads, 0.1, mlp_ref.MomentumState.zeros(other))
+    with pytest.raises(mlp_ref.ShapeError, match="state.m"):
+        mlp_ref.adam_step(net, grads, 0.1, mlp_ref.AdamState.zeros(other))
+    with pytest.raises(ValueError, match="beta"):
+        mlp_ref.momentum_step(net, grads, 0.1, mlp_ref.MomentumState.zeros(net), beta=1.0)
+    before = [p.copy() for p in net.weights + net.biases]
+    grads.biases[0][0] = np.nan
+    state = mlp_ref.AdamState.zeros(net)
+    with pytest.raises(FloatingPointError, match=r"grads.db \(layer 1\)"):
+        mlp_ref.adam_step(net, grads, 0.1, state)
+    assert state.t == 0 and all(np.array_equal(a, b) for a, b in zip(before, net.weights + net.biases))
+
+
 def _data(output, n, rng):
     X = rng.normal(size=(n, 5))
     if output == "softmax":

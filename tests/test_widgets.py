@@ -122,25 +122,51 @@ SET_AND_READ = """([root, settings, read]) => {
 }"""
 
 
-def check_layout_and_labels(page, name: str, viewport: str) -> list[str]:
-    """Every control labelled, nothing wider than the screen, the widget announces its values."""
-    found = page.evaluate("""(name) => {
-        const widget = document.querySelector(`.mlp-widget[data-widget="${name}"]`);
-        const controls = [...widget.querySelectorAll('input, select, button, canvas[tabindex]')];
-        const unlabelled = controls.filter(c => !(c.labels && c.labels.length) && !c.getAttribute('aria-label')
-                                           && !(c.tagName === 'BUTTON' && c.textContent.trim()));
-        return {unlabelled: unlabelled.map(c => c.outerHTML.slice(0, 80)),
-                live: widget.querySelectorAll('[aria-live], [role=alert], [role=status], output').length,
-                page: [document.documentElement.scrollWidth, document.documentElement.clientWidth],
-                widget: [widget.scrollWidth, widget.clientWidth],
-                scheme: document.body.getAttribute('data-md-color-scheme')};
-    }""", name)
-    problems = [f"unlabelled control: {c}" for c in found["unlabelled"]]
-    if not found["live"]:
-        problems.append("nothing announces the widget's values")
+FIT = """(name) => {
+    const widget = document.querySelector(`.mlp-widget[data-widget="${name}"]`);
+    const controls = [...widget.querySelectorAll('input, select, button, canvas[tabindex]')];
+    const unlabelled = controls.filter(c => !(c.labels && c.labels.length) && !c.getAttribute('aria-label')
+                                       && !(c.tagName === 'BUTTON' && c.textContent.trim()));
+    // Nothing juts out of its fieldset (what scrolls inside a table's scroll box aside): a border
+    // the reader cannot see whole looks broken.
+    const outside = [];
+    for (const box of widget.querySelectorAll('fieldset')) {
+        const b = box.getBoundingClientRect();
+        for (const e of box.querySelectorAll('*')) {
+            if (e.parentElement.closest('.md-typeset__scrollwrap')) continue;
+            const r = e.getBoundingClientRect();
+            if (r.width && (r.left < b.left - 0.5 || r.right > b.right + 0.5))
+                outside.push(`${e.tagName.toLowerCase()}.${e.className} spans ${Math.round(r.left)}-${Math.round(r.right)} px in a fieldset of ${Math.round(b.left)}-${Math.round(b.right)} px`);
+        }
+    }
+    // Every field shows its whole starting value.
+    const clipped = [...widget.querySelectorAll('input[type=number], input[type=text]')]
+        .filter(i => i.scrollWidth > i.clientWidth + 1)
+        .map(i => `field ${i.id} shows ${i.clientWidth} px of its ${i.scrollWidth} px value ${i.value}`);
+    return {unlabelled: unlabelled.map(c => c.outerHTML.slice(0, 80)), outside, clipped,
+            live: widget.querySelectorAll('[aria-live], [role=alert], [role=status], output').length,
+            page: [document.documentElement.scrollWidth, document.documentElement.clientWidth],
+            widget: [widget.scrollWidth, widget.clientWidth],
+            scheme: document.body.getAttribute('data-md-color-scheme')};
+}"""
+
+
+def fit_problems(found: dict) -> list[str]:
+    """What :data:`FIT` found wrong: an unlabelled control, something wider than the screen or
+    than its box, a field that cuts its value."""
+    problems = [f"unlabelled control: {c}" for c in found["unlabelled"]] + found["outside"] + found["clipped"]
     for what in ("page", "widget"):
         if found[what][0] > found[what][1] + 1:
             problems.append(f"{what} is {found[what][0]} px wide in {found[what][1]} px")
+    return problems
+
+
+def check_layout_and_labels(page, name: str, viewport: str) -> list[str]:
+    """Every control labelled, nothing wider than the screen or its box, the widget announces its values."""
+    found = page.evaluate(FIT, name)
+    problems = fit_problems(found)
+    if not found["live"]:
+        problems.append("nothing announces the widget's values")
     if found["scheme"] != VIEWPORTS[viewport][2]:
         problems.append(f"colour scheme {found['scheme']!r} in the {viewport} viewport")
     return problems

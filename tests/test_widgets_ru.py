@@ -31,6 +31,7 @@ from mlp_ref.course.counting_tables import breakdown_markdown, layer_table_markd
 from mlp_ref.course.widgets import WIDGETS, widget_html
 from tests import editions, pagekit
 from tests.browser_visits import PageVisit, page_url
+from tests.test_widgets import FIT, fit_problems
 
 EDITIONS = ("en", "ru")
 CYRILLIC = re.compile("[А-Яа-яЁё]")
@@ -217,17 +218,6 @@ def test_the_russian_widget_shows_the_english_widgets_numbers(readings, name):
     assert problems == [], "\n".join(problems[:10])
 
 
-FIT = """(name) => {
-    const widget = document.querySelector(`.mlp-widget[data-widget="${name}"]`);
-    const controls = [...widget.querySelectorAll('input, select, button, canvas[tabindex]')];
-    const unlabelled = controls.filter(c => !(c.labels && c.labels.length) && !c.getAttribute('aria-label')
-                                       && !(c.tagName === 'BUTTON' && c.textContent.trim()));
-    return {unlabelled: unlabelled.map(c => c.outerHTML.slice(0, 80)),
-            page: [document.documentElement.scrollWidth, document.documentElement.clientWidth],
-            widget: [widget.scrollWidth, widget.clientWidth]};
-}"""
-
-
 @pytest.mark.parametrize("name", list(WIDGETS))
 def test_the_russian_widget_is_labelled_and_fits_a_laptop_and_a_phone(opened, readings, name):
     """Its Russian words are longer than the English ones: every control still has a label, and
@@ -235,10 +225,7 @@ def test_the_russian_widget_is_labelled_and_fits_a_laptop_and_a_phone(opened, re
     page, problems = opened[name, "ru"].page, []
     for size in ({"width": 1280, "height": 900}, {"width": 390, "height": 844}):
         page.set_viewport_size(size)
-        found = page.evaluate(FIT, name)
-        problems += [f"{size['width']} px: unlabelled {c}" for c in found["unlabelled"]]
-        problems += [f"{size['width']} px: the {what} is {found[what][0]} px wide in {found[what][1]} px"
-                     for what in ("page", "widget") if found[what][0] > found[what][1] + 1]
+        problems += [f"{size['width']} px: {problem}" for problem in fit_problems(page.evaluate(FIT, name))]
     page.set_viewport_size({"width": 1280, "height": 900})
     assert problems == [], problems
 

@@ -36,56 +36,49 @@
 # **Ваш собственный запуск.** В первой ячейке собраны настройки — обычные присваивания.
 # Измените любую из них и запустите весь блокнот. Текст описывает запуск этой страницы (с
 # этими настройками); там, где он утверждает что-то о результате, ячейка проверяет это
-# утверждение на вашем запуске и печатает предупреждение, если ваш запуск с ним расходится.
+# утверждение на вашем запуске и печатает предупреждение, если ваш запуск с ним расходится:
+# что нашёл запуск страницы и что нашёл ваш. Первая настройка, `LANGUAGE`, задаёт язык таблиц,
+# рисунков и сообщений ноутбука.
 
 # %%
-# Settings of this run; the values below are the page's (and the command line's defaults).
-EPOCHS = 25           # passes over the training rows
-SEED = 0              # the split; the models of each size use SEED, SEED + 1, ...
-SEEDS = 5             # models per size (initialization and batch order)
-BATCH_SIZE = 64       # rows per SGD step
-LEARNING_RATE = 0.1   # SGD step size
-SIZES = [64, 32, 16, 10]  # the lab's network: 64 pixels in, 10 digits out
-STUDY = [[64, 32, 10], [64, 32, 16, 10], [64, 128, 64, 10], [64, 512, 256, 10]]  # sizes compared in section 6
-HGB_ROUNDS = 100      # boosting rounds of the gradient-boosted trees (section 7)
-MNIST_DIR = None      # section 8: a folder with mnist.npz or the four MNIST IDX files; None: no MNIST run
-MNIST_SIZES = [784, 128, 64, 10]  # the network section 8 trains on MNIST
-MNIST_VAL = 10_000    # validation rows that section 8 takes from MNIST's training part
+# Настройки этого запуска; ниже стоят значения страницы (они же — значения командной строки по умолчанию).
+LANGUAGE = "ru"       # язык таблиц, рисунков и сообщений: "ru" или "en"
+EPOCHS = 25           # проходов по обучающим строкам
+SEED = 0              # разбиение; модели каждого размера берут сиды SEED, SEED + 1, ...
+SEEDS = 5             # моделей на размер (инициализация и порядок батчей)
+BATCH_SIZE = 64       # строк на шаг SGD
+LEARNING_RATE = 0.1   # размер шага SGD
+SIZES = [64, 32, 16, 10]  # сеть лабораторной: 64 пикселя на входе, 10 цифр на выходе
+STUDY = [[64, 32, 10], [64, 32, 16, 10], [64, 128, 64, 10], [64, 512, 256, 10]]  # размеры, сравниваемые в разделе 6
+HGB_ROUNDS = 100      # раундов бустинга у градиентного бустинга деревьев (раздел 7)
+MNIST_DIR = None      # раздел 8: папка с mnist.npz или четырьмя файлами IDX MNIST; None — без MNIST
+MNIST_SIZES = [784, 128, 64, 10]  # сеть, которую раздел 8 обучает на MNIST
+MNIST_VAL = 10_000    # валидационных строк, которые раздел 8 берёт из обучающей части MNIST
 
 # %%
 import os
-import time
 
-import matplotlib.pyplot as plt
 import numpy as np
 from IPython.display import Markdown, display
 from threadpoolctl import threadpool_limits
 
 from mlp_ref import MLP, count_params, fit, grad_check
-from mlp_ref.course.claims import claim, site_build
-from mlp_ref.course.figures import PALETTE, show_figure
-from mlp_ref.course.i18n import say
-from mlp_ref.course.tables import format_count, format_number, markdown_table
+from mlp_ref.course.tables import format_count, format_number
 from mlp_ref.labs.digits.data import check_partition, digits_splits
-from mlp_ref.labs.digits.experiment import (LATE_EPOCHS, PARITY_TOLERANCE, DigitsSettings, confusion_matrix,
-                                            run_lab)
-from mlp_ref.labs.digits.report import (MNIST_ENV, command_line, comparison_table, mnist_report,
-                                        parity_table, parity_verdict, percent, run_table, split_table,
-                                        study_table)
+from mlp_ref.labs.digits.experiment import DigitsSettings, confusion_matrix, run_lab
+from mlp_ref.labs.digits.figures import show_confusion_matrix, show_loss_curves, show_misclassified
+from mlp_ref.labs.digits.report import (MNIST_ENV, check_chosen_epochs, check_gradient, check_loops,
+                                        check_parity, check_study, command_line, comparison_table,
+                                        layer_table, mnist_report, mnist_status, parity_table, parity_verdict,
+                                        percent, run_table, split_table, study_table)
+from mlp_ref.labs.notebook import begin, finish
 from mlp_ref.labs.progress import NotebookProgress
 
-page_start = time.perf_counter()
 SETTINGS = DigitsSettings(epochs=EPOCHS, seed=SEED, n_seeds=SEEDS, batch_size=BATCH_SIZE,
                           lr=LEARNING_RATE, sizes=SIZES, study=STUDY, hgb_rounds=HGB_ROUNDS,
                           mnist_sizes=MNIST_SIZES, mnist_val=MNIST_VAL)
-page_run = SETTINGS == DigitsSettings()
-if site_build():  # the page's run: the command with no options must reproduce it
-    assert page_run, "the page's settings must be the defaults of DigitsSettings"
-elif not page_run:
-    print("Your settings differ from the page's: the text describes the page's run, "
-          "and the cells that check its statements warn where your run differs.")
-print("the same run from the command line:")
-print("   ", command_line(SETTINGS))
+# the language, and whether this is the page's run; prints the same run's command line
+page_start = begin(LANGUAGE, SETTINGS, DigitsSettings(), command_line(SETTINGS))
 
 # %% [markdown]
 # ## 1. Данные и разбиение {#1-the-data-and-the-split}
@@ -164,13 +157,7 @@ display(Markdown(split_table(splits)))
 sizes = list(SETTINGS.sizes)  # [64, 32, 16, 10]
 net = MLP(sizes, activation="relu", output="softmax", init="he",
           seed=SETTINGS.seed)
-layer_rows = [[str(l + 1), str(W.shape), str(b.shape),
-               format_count(W.size + b.size)]
-              for l, (W, b) in enumerate(zip(net.weights, net.biases))]
-layer_rows.append([say("all", ru="всего"), "", "", format_count(net.n_params)])
-display(Markdown(markdown_table([say("layer", ru="слой"), say("W shape", ru="форма W"),
-                                 say("b shape", ru="форма b"), say("parameters", ru="параметров")],
-                                layer_rows, "crrr")))
+display(Markdown(layer_table(net)))  # each layer's W and b shapes, counted from the arrays
 assert net.n_params == count_params(sizes)
 n_train, B = splits.X_train.shape[0], SETTINGS.batch_size
 print(f"{format_count(n_train)} training rows = {n_train // B} batches "
@@ -222,7 +209,7 @@ print(f"entries of dW1 exactly 0: {np.sum(dW1 == 0)} of {dW1.size}")
 error = grad_check(net, X_small, y_small, eps=1e-6)
 print(f"largest relative error over all {format_count(net.n_params)} "
       f"parameters: {error:.1e}")
-claim(error < 1e-6, "the gradient check's largest relative error is below 1e-6")
+check_gradient(error)  # the text below says: below 1e-6
 
 # %% [markdown]
 # ## 4. Обучаем, сохраняем лучшую эпоху, тестируем один раз {#4-train-keep-the-best-epoch-test-once}
@@ -273,49 +260,13 @@ display(Markdown(run_table(report.main)))
 # с весами на конец эпохи. Поэтому обучающая кривая отстаёт примерно на полэпохи.
 
 # %%
-epochs = np.arange(1, SETTINGS.epochs + 1)
-fig, ax = plt.subplots(figsize=(7, 3.6))
-ax.plot(epochs, history.train_loss, color=PALETTE[0], marker="o",
-        markersize=3, label=say("training (mean over the epoch)", ru="обучающая выборка (среднее за эпоху)"))
-ax.plot(epochs, history.val_loss, color=PALETTE[1], linestyle="--",
-        marker="s", markersize=3, label=say("validation (end of epoch)", ru="валидационная выборка (конец эпохи)"))
-ax.axvline(chosen + 1, color=PALETTE[6], linestyle=":", linewidth=1)
-ax.plot([chosen + 1], [history.val_loss[chosen]], marker="*",
-        markersize=14, color=PALETTE[2], linestyle="none",
-        label=say(f"chosen epoch ({chosen + 1}): lowest validation loss",
-                  ru=f"выбранная эпоха ({chosen + 1}): наименьшие потери на валидации"))
-ax.set_yscale("log")
-ticks = [0.1, 0.2, 0.5, 1, 2]
-ax.set_yticks(ticks, labels=[str(t) for t in ticks])
-ax.minorticks_off()
-ax.set_xlabel(say("epoch", ru="эпоха"))
-ax.set_ylabel(say("cross entropy (nats per example)", ru="перекрёстная энтропия (нат на пример)"))
-ax.set_title(say(f"MLP {list(SETTINGS.sizes)}, seed {SETTINGS.seed}",
-                 ru=f"MLP {list(SETTINGS.sizes)}, сид {SETTINGS.seed}"), fontsize=11)
-ax.grid(alpha=0.3)
-ax.legend(fontsize=9)
-fig.tight_layout()
-show_figure(
-    fig,
-    alt=say(f"Line chart of cross-entropy loss against epoch, 1 to {SETTINGS.epochs}, on a log scale. "
-            "Training loss (solid line, circles) and validation loss (dashed line, squares) both fall; "
-            f"a star and a dotted vertical line mark epoch {chosen + 1}, where validation loss is lowest.",
-            ru=f"Линейный график перекрёстной энтропии по эпохам, от 1 до {SETTINGS.epochs}, в логарифмическом "
-            "масштабе. Потери на обучающей выборке (сплошная линия, кружки) и на валидационной (штриховая линия, "
-            f"квадраты) обе падают; звёздочка и пунктирная вертикаль отмечают эпоху {chosen + 1}, где потери "
-            "на валидации наименьшие."),
-    caption=say(f"Training and validation loss per epoch; the star marks the kept epoch ({chosen + 1}).",
-                ru=f"Потери на обучающей и валидационной выборках по эпохам; звёздочка отмечает сохранённую "
-                f"эпоху ({chosen + 1})."),
-)
+show_loss_curves(history, chosen, SETTINGS)  # the figure's code: mlp_ref/labs/digits/figures.py
 
 # %%
-late = SETTINGS.epochs - LATE_EPOCHS
 lab_epochs = np.array([run.chosen_epoch for run in report.lab_runs])
 print(f"chosen epochs of this size, {SETTINGS.n_seeds} seeds: "
       f"{sorted(lab_epochs.tolist())}")
-claim(lab_epochs.min() > late,
-      f"for every seed, the chosen epoch lies within the last {LATE_EPOCHS} epochs (validation loss still falling)")
+check_chosen_epochs(report)  # the text below says: all within the last few epochs
 
 # %% [markdown]
 # *Рисунок: потери на обучающей (сплошная линия, кружки) и валидационной (штриховая,
@@ -337,33 +288,7 @@ y_test = splits.y_test
 cm = confusion_matrix(y_test, test_predictions, 10)  # (10, 10)
 assert cm.sum() == len(y_test)
 assert np.trace(cm) == np.sum(test_predictions == y_test)
-fig, ax = plt.subplots(figsize=(5.2, 4.6))
-ax.imshow(cm, cmap="Blues")
-for t in range(10):
-    for p in range(10):
-        if cm[t, p]:
-            ax.text(p, t, str(cm[t, p]), ha="center", va="center", fontsize=9,
-                    color="white" if cm[t, p] > cm.max() / 2 else "black",
-                    fontweight="normal" if t == p else "bold")
-ax.set_xticks(range(10))
-ax.set_yticks(range(10))
-ax.set_xlabel(say("predicted digit", ru="предсказанная цифра"))
-ax.set_ylabel(say("true digit", ru="истинная цифра"))
-ax.set_title(say(f"Test confusion matrix ({len(y_test)} images)",
-                 ru=f"Матрица ошибок на тестовой выборке (изображений: {len(y_test)})"), fontsize=11)
-fig.tight_layout()
-pairs = sorted(((int(cm[t, p]), t, p) for t in range(10) for p in range(10) if t != p and cm[t, p]), reverse=True)
-show_figure(
-    fig,
-    alt=(say("A 10 by 10 grid of counts, true digit by row and predicted digit by column. Most counts "
-             f"lie on the diagonal ({int(np.trace(cm))} of {len(y_test)} correct). The off-diagonal errors are: ",
-             ru="Таблица 10 на 10 из счётчиков: строка — истинная цифра, столбец — предсказанная. Большинство "
-             f"счётчиков стоит на диагонали (верно {int(np.trace(cm))} из {len(y_test)}). Ошибки вне диагонали: ")
-         + "; ".join(say(f"true {t} predicted {p}: {n}", ru=f"истинная {t}, предсказана {p}: {n}")
-                     for n, t, p in pairs) + "."),
-    caption=say("Test confusion matrix of the kept model; off-diagonal counts (bold) are errors.",
-                ru="Матрица ошибок сохранённой модели на тестовой выборке; числа вне диагонали (жирные) — ошибки."),
-)
+show_confusion_matrix(cm)
 off = cm - np.diag(np.diag(cm))
 print(f"{off.sum()} test errors in {np.count_nonzero(off)} different "
       f"(true, predicted) pairs; largest count of one pair: {off.max()}")
@@ -385,32 +310,9 @@ print(f"and {format_number(100 / per_digit.max(), 1)} to "
 # истинной меткой:
 
 # %%
-wrong = np.flatnonzero(test_predictions != y_test)
-cols = 7
-rows = max(1, -(-len(wrong) // cols))  # ceiling division
-fig, axes = plt.subplots(rows, cols, figsize=(7, 1.35 * rows),
-                         squeeze=False)
-for ax in axes.ravel():
-    ax.axis("off")
-for ax, k in zip(axes.ravel(), wrong):
-    image = splits.X_test[k].reshape(8, 8)  # the row of 64 pixels as 8x8
-    ax.imshow(image, cmap="gray_r", vmin=0, vmax=1)
-    ax.set_title(say(f"pred {test_predictions[k]}, true {y_test[k]}",
-                     ru=f"{test_predictions[k]} вместо {y_test[k]}"),
-                 fontsize=9)
-fig.suptitle(say("Misclassified test digits", ru="Ошибочно распознанные цифры тестовой выборки"), fontsize=11)
-fig.tight_layout()
-show_figure(
-    fig,
-    alt=(say(f"A grid of the {len(wrong)} misclassified 8 by 8 test images, each titled with its predicted "
-             "and true digit: ",
-             ru=f"Сетка ошибочно распознанных тестовых изображений 8 на 8 (всего: {len(wrong)}), над каждым — "
-             "предсказанная и истинная цифры: ")
-         + "; ".join(say(f"predicted {test_predictions[k]}, true {y_test[k]}",
-                         ru=f"предсказана {test_predictions[k]}, истинная {y_test[k]}") for k in wrong) + "."),
-    caption=say("Every misclassified test image, with the model's prediction and the true label.",
-                ru="Все ошибочно распознанные тестовые изображения: предсказание модели и истинная метка."),
-)
+wrong = np.flatnonzero(test_predictions != y_test)  # indices of the misclassified test rows
+show_misclassified(splits.X_test[wrong].reshape(-1, 8, 8),  # each row of 64 pixels as 8x8
+                   test_predictions[wrong], y_test[wrong])
 
 # %% [markdown]
 # *Рисунок: все ошибочно распознанные тестовые изображения (8×8 пикселей, тёмное —
@@ -443,13 +345,12 @@ for epoch in range(3):
 fast = MLP(sizes, output="softmax", seed=SETTINGS.seed)
 short = fit(fast, splits.X_train, splits.y_train, splits.X_val,
             splits.y_val, epochs=3, batch_size=B, lr=lr, seed=SETTINGS.seed, engine="fast")
-# the comparison needs fit to keep its last epoch's weights, as the loop above does:
-claim(short.best_epoch == 2, "fit's third epoch has the lowest validation loss of the three, so it keeps "
-      "the last epoch's weights, as the readable loop does")
 gap = max(np.abs(a - b).max() for a, b in
           zip(readable.weights + readable.biases, fast.weights + fast.biases))
 print(f"largest difference between the two loops' parameters: {gap:.1e}")
-claim(gap < 1e-9, "the two loops' parameters differ by rounding error only (less than 1e-9)")
+# the comparison needs fit to keep its last (third) epoch's weights, as the loop above does;
+# the text below says the difference is rounding error (below 1e-9)
+check_loops(short.best_epoch, gap)
 
 # %% [markdown]
 # Разница — ошибка округления: оба цикла получают один и тот же порядок батчей из одного
@@ -481,15 +382,8 @@ best = report.study[report.chosen]
 print(f"chosen by validation: {list(best.sizes)}")
 print(f"its test accuracy: {percent(best.test_accuracy.mean())} % "
       f"(mean over {SETTINGS.n_seeds} seeds)")
-# The text below says: the largest network was chosen, ...
-by_params = sorted(report.study, key=lambda r: r.n_params)
-claim(best.sizes == by_params[-1].sizes,
-      "the largest network of the study reached the highest mean validation accuracy and was chosen")
-claim(by_params[-1].val_accuracy.mean() > by_params[0].val_accuracy.mean(),
-      "the largest network's mean validation accuracy is above the smallest's")
-# ... and the two smallest were still improving at the end of the budget.
-claim(all(r.chosen_epochs.min() > late for r in by_params[:2]),
-      f"the two smallest networks chose epochs within the last {LATE_EPOCHS} for every seed (still improving)")
+# the text below says: the largest network was chosen, and the two smallest were still improving
+check_study(report)
 
 # %% [markdown]
 # При этом бюджете самая большая сеть достигла наибольшей точности на валидации и была
@@ -538,9 +432,7 @@ display(Markdown(comparison_table(report)))
 # %%
 display(Markdown(parity_table(report)))
 print(parity_verdict(report))
-claim(abs(report.parity_differences.mean()) <= PARITY_TOLERANCE,
-      f"the mean test accuracies of mlp_ref and MLPClassifier differ by at most "
-      f"{format_number(100 * PARITY_TOLERANCE, 0)} points")
+check_parity(report)
 
 # %% [markdown]
 # Сравнение показывает, как эта сеть выглядит на фоне стандартных инструментов **на этом
@@ -628,9 +520,8 @@ display(Markdown(mnist_report(mnist_dir, SETTINGS, progress=False)))
 display(Markdown(comparison_table(report)))
 display(Markdown(study_table(report)))
 print(parity_verdict(report))
-print("MNIST:", "run above" if mnist_dir else "no run (MNIST_DIR unset)")
-print(f"this notebook's cells ran in "
-      f"{time.perf_counter() - page_start:.1f} s")
+print(mnist_status(mnist_dir))
+finish(page_start)
 
 # %% [markdown]
 # ## Упражнения {#exercises}
@@ -662,9 +553,9 @@ print(f"this notebook's cells ran in "
 #
 # <details><summary>Ответ</summary>
 # Функция потерь — среднее по батчу, значит, и её градиент — среднее. Если поделить сумму
-# градиентов по примерам последнего батча на {@ lab_a.batch_size @}, этот шаг уменьшится в
-# (размер последнего батча)/{@ lab_a.batch_size @} раз: скорость обучения незаметно изменится для одного батча в
-# каждой эпохе.
+# градиентов по примерам последнего батча на {@ lab_a.batch_size @}, этот шаг умножится на
+# (размер последнего батча)/{@ lab_a.batch_size @}, то есть станет меньше: скорость обучения незаметно
+# изменится для одного батча в каждой эпохе.
 # </details>
 #
 # 4. Выполните раздел 8 на настоящем MNIST. Какую точность на валидации вы получили, и

@@ -9,7 +9,9 @@ languages side by side, so that a change to one is made next to the other::
 
 The build sets the language of the page it renders (the environment variable
 ``MLP_LANG``, so that a lab's kernel sees it too). Outside a build, and in every code block
-a reader copies, it is English: reader code prints the same on both twins.
+of a lesson a reader copies, it is English: reader code prints the same on both twins. A lab
+notebook sets its own language (``mlp_ref.labs.notebook.use_language``, from its ``LANGUAGE``
+setting), so the downloaded Russian notebook speaks Russian.
 
 Numbers are written the same way in both editions: a decimal point (the site's tables and
 prose say the values that Python prints next to them) and, in Russian, a narrow no-break

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import warnings
 
 import numpy as np
@@ -51,10 +52,45 @@ def test_a_false_claim_warns_in_a_readers_run_and_returns_false(reader):
     with pytest.warns(ClaimWarning) as record:
         assert claim(np.float64(1.0) > 2.0, STATEMENT) is False
     message = str(record[0].message)
-    assert f"In your run, the page's statement does not hold: {STATEMENT}." in message
+    # the page's statement is the page's finding, not a description of the reader's run
+    assert message.startswith(f"The page's run found that {STATEMENT}; yours found otherwise.")
     assert "other settings or other data" in message and "The notebook continues." in message
     assert issubclass(ClaimWarning, UserWarning)
     assert record[0].filename == __file__  # points at the caller's line, not at claims.py
+
+
+def test_the_warning_says_what_the_readers_run_found(reader, monkeypatch):
+    monkeypatch.delenv("MLP_LANG", raising=False)
+    with pytest.warns(ClaimWarning) as record:
+        claim(False, STATEMENT, "a mean validation loss of 2.31 against the bigram's 2.25")
+    assert str(record[0].message).startswith(
+        f"The page's run found that {STATEMENT}; yours found a mean validation loss of 2.31 against the bigram's 2.25.")
+
+
+def test_the_warning_is_in_the_editions_language(reader, monkeypatch):
+    monkeypatch.setenv("MLP_LANG", "ru")
+    with pytest.warns(ClaimWarning) as record:
+        claim(False, "сеть победила биграммы", "потери 2.31 против 2.25")
+    message = str(record[0].message)
+    assert message.startswith("Запуск страницы показал: сеть победила биграммы; ваш запуск показал потери 2.31 "
+                              "против 2.25.")
+    assert "Ноутбук продолжает работу." in message
+
+
+def helper_that_checks(condition):
+    """A lab's helper: its warning points at the line that called it."""
+    return claim(condition, STATEMENT, stacklevel=2)
+
+
+def test_a_helpers_warning_points_at_its_caller(reader):
+    with pytest.warns(ClaimWarning) as record:
+        helper_that_checks(False); line = sys._getframe().f_lineno  # noqa: E702 (the call's own line)
+    assert record[0].filename == __file__ and record[0].lineno == line
+
+
+def test_the_build_error_says_what_the_run_found(building):
+    with pytest.raises(AssertionError, match=r"contradicts it: it found a loss of 2.31"):
+        claim(False, STATEMENT, "a loss of 2.31")
 
 
 def test_the_warning_is_shown_again_on_a_second_run(reader):

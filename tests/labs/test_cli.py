@@ -72,7 +72,7 @@ def test_every_setting_has_one_flag_and_both_labs_share_the_vocabulary(lab):
     ("charlm", ["--no-such-flag"], "unrecognized arguments: --no-such-flag"),
     ("digits", ["--mnist", "/no/such/folder", "--no-progress"], "which is not a folder"),
     ("charlm", ["--words", "/no/such/file.txt", "--no-progress"], "/no/such/file.txt"),
-    ("charlm", ["--build-vocab", "--no-progress"], "a vocabulary can be built only from a word file"),
+    ("charlm", ["--build-vocab", "--no-progress"], "--build-vocab needs --words"),
 ])
 def test_bad_input_exits_2_with_one_line(lab, argv, message, capsys):
     status, out, err = _exit_status(LABS[lab]["main"].main, argv, capsys)

@@ -62,7 +62,7 @@ const STYLE = `
 .mlp-widget__control{display:grid;grid-template-columns:4.5rem minmax(4rem,1fr) 6rem;align-items:center;gap:.4rem}
 .mlp-widget__control>select,.mlp-widget__control>input[type=text],.mlp-widget__control>input[data-field]{grid-column:2/-1}
 .mlp-widget__control>label{overflow-wrap:anywhere}
-.mlp-widget__control--wide{grid-template-columns:minmax(6rem,11rem) minmax(0,1fr)}
+.mlp-widget__control--wide{grid-template-columns:minmax(0,1fr) minmax(7rem,9rem)}
 .mlp-widget__control .mlp-widget__msg{grid-column:1/-1}
 .mlp-widget__msg:empty{display:none}
 .mlp-widget__msg,.mlp-widget__error{color:var(--md-typeset-color);font-weight:700}
@@ -74,6 +74,7 @@ const STYLE = `
 .mlp-widget canvas,.mlp-widget svg{max-width:100%;height:auto;display:block;touch-action:none}
 .mlp-widget output{font-variant-numeric:tabular-nums}
 .mlp-widget__readout{margin:.3rem 0}
+.mlp-widget .md-typeset__scrollwrap{margin-left:0;margin-right:0}
 `;
 
 export function injectStyle() {

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from mlp_ref.course.i18n import say  # errors a notebook's reader sees, in the notebook's language
 from mlp_ref.validation import as_generator, check_int, check_real
 
 
@@ -100,12 +101,19 @@ def check_words(words: list[str], vocabulary: Vocabulary, name: str = "words") -
                 )
 
 
+#: How many of the lines with a character outside the vocabulary an error names.
+BAD_LINES_SHOWN = 5
+
+
 def load_words(path: str | os.PathLike, vocabulary: Vocabulary | None = None, *,
-               build_vocabulary: bool = False) -> tuple[list[str], Vocabulary]:
+               build_vocabulary: bool = False, lowercase: bool = False,
+               advice: str | None = None) -> tuple[list[str], Vocabulary]:
     """Read a plain text file with one word per line.
 
     Surrounding white space is stripped and blank lines are skipped; nothing else is
-    changed (no lower-casing), so a character outside the vocabulary is an error.
+    changed unless ``lowercase`` is set, so a character outside the vocabulary is an error
+    that names every such line (numbered from 1, as an editor numbers them; the first
+    :data:`BAD_LINES_SHOWN` are quoted).
 
     Parameters
     ----------
@@ -115,6 +123,12 @@ def load_words(path: str | os.PathLike, vocabulary: Vocabulary | None = None, *,
         The allowed characters; default :meth:`Vocabulary.letters`.
     build_vocabulary : bool
         Build the vocabulary from the file's characters instead (``vocabulary`` must be None).
+    lowercase : bool
+        Lower-case every word first (``"Emma"`` becomes ``"emma"``).
+    advice : str, optional
+        What the error about characters outside the vocabulary tells the reader to change;
+        default: this function's own arguments (:func:`load_word_list` says it in the words
+        of the notebook or of the command line).
 
     Returns
     -------
@@ -125,18 +139,33 @@ def load_words(path: str | os.PathLike, vocabulary: Vocabulary | None = None, *,
     if build_vocabulary and vocabulary is not None:
         raise ValueError("vocabulary: pass either a vocabulary or build_vocabulary=True, not both")
     text = Path(path).read_text(encoding="utf-8")
-    words = [line.strip() for line in text.splitlines() if line.strip()]
+    numbered = [(number, line.strip().lower() if lowercase else line.strip())
+                for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    words = [word for _, word in numbered]
     if not words:
         raise ValueError(f"path: expected at least one word (one per line) in {str(path)!r}, received an empty file")
     if build_vocabulary:
         vocabulary = Vocabulary.from_words(words)
     elif vocabulary is None:
         vocabulary = Vocabulary.letters()
-    try:
-        check_words(words, vocabulary, name=f"line of {Path(path).name}")
-    except ValueError as error:
-        hint = "" if build_vocabulary else " (pass build_vocabulary=True, or --build-vocab on the command line, to accept it)"
-        raise ValueError(f"{error}{hint}") from None
+    allowed = set(vocabulary.chars[1:])
+    bad = [(number, word, list(dict.fromkeys(c for c in word if c not in allowed)))
+           for number, word in numbered if not set(word) <= allowed]
+    if bad:
+        shown = ", ".join(say(f"line {n} {w!r} ({', '.join(map(repr, chars))})",
+                              ru=f"строка {n} {w!r} ({', '.join(map(repr, chars))})")
+                          for n, w, chars in bad[:BAD_LINES_SHOWN])
+        more = say(f", and {len(bad) - BAD_LINES_SHOWN} more", ru=f" и ещё {len(bad) - BAD_LINES_SHOWN}") \
+            if len(bad) > BAD_LINES_SHOWN else ""
+        if advice is None:
+            advice = ("Pass lowercase=True to lower-case every word"
+                      + ("" if build_vocabulary else ", or build_vocabulary=True to take the vocabulary from the "
+                         "file's characters") + ".")
+        letters = "".join(vocabulary.chars[1:])
+        raise ValueError(say(f"{Path(path).name}: {len(bad)} of {len(words)} words have characters outside the "
+                             f"vocabulary {letters!r}: {shown}{more}. {advice}",
+                             ru=f"{Path(path).name}: в {len(bad)} из {len(words)} слов есть символы вне словаря "
+                             f"{letters!r}: {shown}{more}. {advice}"))
     return words, vocabulary
 
 
@@ -238,8 +267,11 @@ def window_rows(word: str, vocabulary: Vocabulary, context: int) -> list[tuple[s
     return [("[" + " ".join(vocabulary.decode(x)) + "]", vocabulary.decode([y])) for x, y in zip(X, Y)]
 
 
-def load_word_list(words_file=None, build_vocab: bool = False) -> tuple[list[str], Vocabulary]:
-    """The words of one experiment and their vocabulary: what ``--words`` and ``--build-vocab`` select.
+def load_word_list(words_file=None, build_vocab: bool = False, lowercase: bool = False, *,
+                   options: str = "notebook") -> tuple[list[str], Vocabulary]:
+    """The words of one experiment and their vocabulary: what the lab notebook's ``WORDS_FILE``,
+    ``BUILD_VOCAB`` and ``LOWERCASE`` (the command's ``--words``, ``--build-vocab`` and
+    ``--lowercase``) select.
 
     Parameters
     ----------
@@ -249,6 +281,11 @@ def load_word_list(words_file=None, build_vocab: bool = False) -> tuple[list[str
         ``names`` package (:func:`load_census_names`).
     build_vocab : bool
         Take the vocabulary from the file's characters instead of the letters a-z.
+    lowercase : bool
+        Lower-case every word of the file first.
+    options : {"notebook", "command line"}
+        Whose words an error uses to say what to change: the notebook's settings
+        (``BUILD_VOCAB = True``) or the command's flags (``--build-vocab``).
 
     Returns
     -------
@@ -258,13 +295,30 @@ def load_word_list(words_file=None, build_vocab: bool = False) -> tuple[list[str
     Raises
     ------
     ValueError
-        ``build_vocab`` without a file; an empty file; a character outside the vocabulary.
+        ``build_vocab`` or ``lowercase`` without a file; an empty file; a character outside
+        the vocabulary (every such line named, from 1).
     OSError
         A file that cannot be read.
     """
+    if options not in ("notebook", "command line"):
+        raise ValueError(f"options: expected 'notebook' or 'command line', received {options!r}")
+    notebook = options == "notebook"
+    file, vocab, lower = ("WORDS_FILE", "BUILD_VOCAB = True", "LOWERCASE = True") if notebook \
+        else ("--words", "--build-vocab", "--lowercase")
     if words_file is None:
-        if build_vocab:
-            raise ValueError("build_vocab: the census names use the letters a-z; a vocabulary can be built "
-                             "only from a word file")
+        for asked, name in ((build_vocab, vocab), (lowercase, lower)):
+            if asked:
+                raise ValueError(say(f"{name} needs {file}: the census names are lower-case letters a-z already",
+                                     ru=f"{name} требует {file}: имена переписи уже записаны строчными буквами a-z"))
         return load_census_names(), Vocabulary.letters()
-    return load_words(words_file, build_vocabulary=build_vocab)
+    if notebook:
+        advice = say(f"Set {lower} in the first cell to lower-case every word"
+                     + ("" if build_vocab else f", or {vocab} to take the vocabulary from the file's characters") + ".",
+                     ru=f"Задайте в первой ячейке {lower}, чтобы перевести все слова в нижний регистр"
+                     + ("" if build_vocab else f", или {vocab}, чтобы взять словарь из символов файла") + ".")
+    else:
+        advice = say(f"Add {lower} to lower-case every word"
+                     + ("" if build_vocab else f", or {vocab} to take the vocabulary from the file's characters") + ".",
+                     ru=f"Добавьте {lower}, чтобы перевести все слова в нижний регистр"
+                     + ("" if build_vocab else f", или {vocab}, чтобы взять словарь из символов файла") + ".")
+    return load_words(words_file, build_vocabulary=build_vocab, lowercase=lowercase, advice=advice)

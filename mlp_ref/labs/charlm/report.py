@@ -7,6 +7,7 @@ import shlex
 
 import numpy as np
 
+from mlp_ref.course.claims import claim
 from mlp_ref.course.i18n import say
 from mlp_ref.course.tables import format_count, format_number, markdown_table
 from mlp_ref.labs import cli
@@ -67,7 +68,7 @@ def results_table(report: CharLMReport) -> str:
                            say("test loss", ru="потери (тест)")], rows, "lrrrr")
 
 
-def command_line(settings: CharLMSettings, words_file=None, build_vocab: bool = False) -> str:
+def command_line(settings: CharLMSettings, words_file=None, build_vocab: bool = False, lowercase: bool = False) -> str:
     """The command that prints the report of ``settings`` (``--steps`` and ``--seed`` always shown).
 
     Parameters
@@ -77,10 +78,12 @@ def command_line(settings: CharLMSettings, words_file=None, build_vocab: bool = 
         The word file (``--words``); None: the census names, and no ``--words`` option.
     build_vocab : bool
         Add ``--build-vocab`` (only with a word file).
+    lowercase : bool
+        Add ``--lowercase`` (only with a word file).
     """
     extra = () if words_file is None else ("--words", shlex.quote(os.fspath(words_file)))
     return cli.command_line(PROG, settings, always=("steps", "seed"),
-                            extra=extra + (("--build-vocab",) if build_vocab else ()))
+                            extra=extra + (("--build-vocab",) if build_vocab else ()) + (("--lowercase",) if lowercase else ()))
 
 
 def settings_line(report: CharLMReport) -> str:
@@ -112,3 +115,150 @@ def format_report(report: CharLMReport) -> str:
         "Results:\n" + results_table(report),
         samples_line(report),
     ])
+
+
+# --------------------------------------------------------------------------- the page's statements
+# Each checks what the page's text says about its run, on this run (mlp_ref.course.claims.claim): in
+# the site build a statement that does not hold fails the build; in a reader's run it warns, saying
+# what the page's run found and what this run found instead.
+
+def check_step0(below: dict[str, int], n_seeds: int) -> None:
+    """Section 4: with each scaled initialization, some seeds start below ln V and some above.
+
+    Parameters
+    ----------
+    below : dict of str to int
+        For each initialization, how many of ``n_seeds`` seeds start below ln V.
+    n_seeds : int
+    """
+    counts = ", ".join(f"{init} {n}" for init, n in below.items())
+    claim(min(below.values()) > 0 and max(below.values()) < n_seeds,
+          say("with the scaled inits, some seeds started slightly below ln V and some above",
+              ru="при уменьшенных инициализациях одни сиды начинали чуть ниже ln V, другие выше"),
+          say(f"these counts of {n_seeds} seeds below ln V: {counts}",
+              ru=f"столько сидов из {n_seeds} ниже ln V: {counts}"), stacklevel=2)
+
+
+def _loss(values: np.ndarray) -> str:
+    return format_number(float(np.mean(values)), 3)
+
+
+def check_findings(report: CharLMReport) -> None:
+    """Section 6: the five statements the page makes about the variants' validation losses."""
+    val = {r.label: r.val_loss for r in report.variants}  # each (n_seeds,)
+    naive, fixed = val["MLP, naive init"], val["MLP, init fixes"]
+    bn_naive, bn_fixed = val["MLP + batch norm, naive init"], val["MLP + batch norm, init fixes"]
+    bigram = report.bigram_loss["val"]
+    claim(fixed.max() < bigram,
+          say("the MLP with the initialization fixes beat the bigram on validation, for every seed",
+              ru="MLP с исправленной инициализацией лучше биграмм на валидации, для каждого сида"),
+          say(f"a worst seed at {format_number(fixed.max(), 3)} against the bigram's {format_number(bigram, 3)}",
+              ru=f"худший сид {format_number(fixed.max(), 3)} против {format_number(bigram, 3)} у биграмм"),
+          stacklevel=2)
+    claim(naive.max() > bigram,
+          say("with the naive initialization, the MLP did not reliably beat the bigram: some seed ended above it "
+              "on validation", ru="с наивной инициализацией MLP не всегда лучше биграмм: какой-то сид закончил "
+              "выше них на валидации"),
+          say(f"every seed below the bigram's {format_number(bigram, 3)} (the worst at {format_number(naive.max(), 3)})",
+              ru=f"все сиды ниже {format_number(bigram, 3)} у биграмм (худший {format_number(naive.max(), 3)})"),
+          stacklevel=2)
+    claim(fixed.mean() < naive.mean() and naive.std() > fixed.std(),
+          say("the initialization fixes mattered: a mean validation loss below the naive initialization's, with a "
+              "smaller spread over seeds", ru="исправленная инициализация важна: средние потери на валидации ниже, "
+              "чем при наивной, а разброс по сидам меньше"),
+          say(f"a mean of {_loss(fixed)} (sd {format_number(fixed.std(), 3)}) with the fixes and {_loss(naive)} "
+              f"(sd {format_number(naive.std(), 3)}) without",
+              ru=f"среднее {_loss(fixed)} (ст. откл. {format_number(fixed.std(), 3)}) с исправлениями и "
+              f"{_loss(naive)} (ст. откл. {format_number(naive.std(), 3)}) без них"), stacklevel=2)
+    claim(fixed.mean() < bn_naive.mean() < naive.mean(),
+          say("batch normalization rescued part of the naive initialization: its mean validation loss lay between "
+              "the naive initialization's and the initialization fixes'",
+              ru="батч-нормализация отчасти спасает наивную инициализацию: её средние потери на валидации лежат "
+              "между потерями наивной и исправленной инициализации"),
+          say(f"{_loss(bn_naive)} with batch normalization and the naive initialization, {_loss(naive)} without "
+              f"batch normalization, {_loss(fixed)} with the fixes",
+              ru=f"{_loss(bn_naive)} с батч-нормализацией и наивной инициализацией, {_loss(naive)} без "
+              f"батч-нормализации, {_loss(fixed)} с исправлениями"), stacklevel=2)
+    claim(bn_fixed.mean() > fixed.mean(),
+          say("on top of the initialization fixes, batch normalization did not help: its mean validation loss "
+              "was higher", ru="поверх исправленной инициализации батч-нормализация не помогла: её средние потери "
+              "на валидации выше"),
+          say(f"{_loss(bn_fixed)} with batch normalization against {_loss(fixed)} without",
+              ru=f"{_loss(bn_fixed)} с батч-нормализацией против {_loss(fixed)} без неё"), stacklevel=2)
+
+
+def check_running_statistics(report: CharLMReport, running: float, own: float) -> None:
+    """Section 6: with the fixes and batch normalization, the training loss with running statistics
+    (``running``) and with the split's own (``own``) differ by less than a tenth of the gap between
+    the two "init fixes" rows."""
+    val = {r.label: r.val_loss for r in report.variants}
+    gap = abs(val["MLP + batch norm, init fixes"].mean() - val["MLP, init fixes"].mean())
+    claim(abs(running - own) < 0.1 * gap,
+          say("with the initialization fixes and batch normalization, the training loss with running statistics "
+              "and with the split's own statistics differed by less than a tenth of the gap between the two "
+              "'init fixes' rows", ru="с исправленной инициализацией и батч-нормализацией потери на обучающей "
+              "выборке со скользящими статистиками и со статистиками самой выборки различаются меньше чем на "
+              "десятую часть разрыва между двумя строками «исправленная инициализация»"),
+          say(f"a difference of {format_number(abs(running - own), 4)} against a gap of {format_number(gap, 4)}",
+              ru=f"разницу {format_number(abs(running - own), 4)} при разрыве {format_number(gap, 4)}"),
+          stacklevel=2)
+
+
+# --------------------------------------------------------------------------- the page's small tables
+
+def windows_table(rows: list[tuple[str, str]], context: int) -> str:
+    """Markdown table of one word's windows (:func:`mlp_ref.labs.charlm.data.window_rows`)."""
+    return markdown_table([say(f"context (previous {context})", ru=f"контекст (предыдущие {context})"),
+                           say("→ next", ru="→ следующий")], [list(row) for row in rows], "lc")
+
+
+def step0_table(losses: dict[str, float], n_tokens: int) -> str:
+    """Markdown table: the training loss at step 0 of each initialization, and ln V.
+
+    Parameters
+    ----------
+    losses : dict of str to float
+        ``{"naive": loss, "scaled_output": loss}`` (the inits of :class:`CharMLPConfig`).
+    n_tokens : int
+        The vocabulary's size V.
+    """
+    labels = {"naive": say("naive: all weights N(0, 1)", ru="наивная: все веса N(0, 1)"),
+              "scaled_output": say("output layer scaled: W2 x 0.01, b2 = 0", ru="выходной слой уменьшен: W2 x 0.01, b2 = 0")}
+    rows = [[labels[init], format_number(loss, 3)] for init, loss in losses.items()]
+    rows.append([say("ln V (uniform prediction)", ru="ln V (равномерное предсказание)"),
+                 format_number(float(np.log(n_tokens)), 3)])
+    return markdown_table([say("initialization", ru="инициализация"),
+                           say("loss on the training split at step 0", ru="потери на обучающей выборке на шаге 0")],
+                          rows, "lr")
+
+
+def hidden_weights_label(init: str, batch_norm: bool, fan_in: int) -> str:
+    """How the hidden layer's weights were drawn, as the saturation table and its figure name it."""
+    if batch_norm:
+        return say("W1 ~ N(0, 1), then batch norm", ru="W1 ~ N(0, 1), затем батч-нормализация")
+    return f"W1 ~ N(0, 1) x (5/3)/sqrt({fan_in}), b1 x 0.01" if init == "kaiming" else "W1 ~ N(0, 1)"
+
+
+def saturation_table(rows: list[tuple[str, bool, float, float]], fan_in: int) -> str:
+    """Markdown table: per initialization, the fraction of saturated hidden outputs and the spread of x W1.
+
+    Parameters
+    ----------
+    rows : list of (init, batch_norm, fraction of |h| > 0.97, std of x W1)
+    fan_in : int
+        The width of x (context x embedding).
+    """
+    return markdown_table([say("hidden weights", ru="веса скрытого слоя"), say("fraction of |h| > 0.97", ru="доля |h| > 0.97"),
+                           say("std of x W1", ru="ст. откл. x W1")],
+                          [[hidden_weights_label(init, batch_norm, fan_in), format_number(fraction, 3),
+                            format_number(spread, 2)] for init, batch_norm, fraction, spread in rows], "lrr")
+
+
+def samples_table(samples: list[str], train_words) -> str:
+    """Markdown table: each sampled word and whether it is a word of the training split."""
+    known = set(train_words)
+    return markdown_table(["#", say("sampled word", ru="сгенерированное слово"),
+                           say("in the training split?", ru="есть в обучающей выборке?")],
+                          [[str(i + 1), name or say("(empty)", ru="(пусто)"),
+                            say("yes", ru="да") if name in known else say("no", ru="нет")]
+                           for i, name in enumerate(samples)], "rlc")

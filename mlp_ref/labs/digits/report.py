@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from mlp_ref.course.claims import claim
 from mlp_ref.course.i18n import say
 from mlp_ref.course.tables import format_count, format_number, markdown_table
 from mlp_ref.labs import cli
 from mlp_ref.labs.digits.data import Splits
-from mlp_ref.labs.digits.experiment import (DigitsReport, DigitsSettings, PARITY_TOLERANCE, RunResult,
-                                            run_mnist)
+from mlp_ref.labs.digits.experiment import (LATE_EPOCHS, DigitsReport, DigitsSettings, PARITY_TOLERANCE,
+                                            RunResult, run_mnist)
 
 
 PROG = "python -m mlp_ref.labs.digits"
@@ -50,6 +51,20 @@ def _val_acc() -> str:
 
 def _test_acc() -> str:
     return say("test acc. %", ru="точн. (тест), %")
+
+
+def layer_table(net) -> str:
+    """Each layer's weight and bias shapes and its parameters, counted from ``net``'s arrays, and the total.
+
+    Parameters
+    ----------
+    net : mlp_ref.MLP
+    """
+    rows = [[str(l + 1), str(W.shape), str(b.shape), format_count(W.size + b.size)]
+            for l, (W, b) in enumerate(zip(net.weights, net.biases))]
+    rows.append([say("all", ru="всего"), "", "", format_count(sum(a.size for a in net.weights + net.biases))])
+    return markdown_table([say("layer", ru="слой"), say("W shape", ru="форма W"), say("b shape", ru="форма b"),
+                           say("parameters", ru="параметров")], rows, "crrr")
 
 
 def split_table(splits: Splits) -> str:
@@ -144,11 +159,14 @@ def parity_table(report: DigitsReport) -> str:
 
 
 def parity_verdict(report: DigitsReport) -> str:
+    """Two lines: the mean difference of test accuracy in points, and whether it is within tolerance."""
     diff = float(report.parity_differences.mean())
     within = abs(diff) <= PARITY_TOLERANCE
-    return (f"mlp_ref minus MLPClassifier, mean test accuracy over {report.settings.n_seeds} seeds: "
-            f"{format_number(100 * diff, 2)} points\n"
-            f"within {format_number(100 * PARITY_TOLERANCE, 0)} points: {'yes' if within else 'NO'}")
+    n, points, tolerance = report.settings.n_seeds, format_number(100 * diff, 2), format_number(100 * PARITY_TOLERANCE, 0)
+    return say(f"mlp_ref minus MLPClassifier, mean test accuracy over {n} seeds: {points} points\n"
+               f"within {tolerance} points: {'yes' if within else 'NO'}",
+               ru=f"mlp_ref минус MLPClassifier, средняя точность на тесте по {n} сидам: {points} п. п.\n"
+               f"в пределах {tolerance} п. п.: {'да' if within else 'НЕТ'}")
 
 
 def format_report(report: DigitsReport) -> str:
@@ -195,6 +213,85 @@ def mnist_report(directory, settings: DigitsSettings = DigitsSettings(), progres
     return "\n\n".join([line, run_table(run)])
 
 
+def mnist_status(directory) -> str:
+    """One line for the closing note: whether section 8 made an MNIST run (``directory`` set)."""
+    return say("MNIST: run above" if directory else f"MNIST: no run ({MNIST_ENV} unset)",
+               ru="MNIST: обучение выше" if directory else f"MNIST: обучения не было ({MNIST_ENV} не задан)")
+
+
 def command_line(settings: DigitsSettings) -> str:
     """The command that reproduces ``settings`` (``--epochs`` and ``--seed`` always shown)."""
     return cli.command_line(PROG, settings, always=("epochs", "seed"))
+
+
+# --------------------------------------------------------------------------- the page's statements
+# Each checks what the page's text says about its run, on this run (mlp_ref.course.claims.claim): in
+# the site build a statement that does not hold fails the build; in a reader's run it warns, saying
+# what the page's run found and what this run found instead.
+
+def check_gradient(error: float) -> None:
+    """Section 3: the gradient check's largest relative error is below 1e-6."""
+    claim(error < 1e-6, say("the gradient check's largest relative error was below 1e-6",
+                            ru="наибольшая относительная ошибка проверки градиента меньше 1e-6"),
+          say(f"an error of {error:.1e}", ru=f"ошибку {error:.1e}"), stacklevel=2)
+
+
+def check_chosen_epochs(report: DigitsReport) -> None:
+    """Section 4: for every seed of the lab's size, the chosen epoch is one of the last LATE_EPOCHS."""
+    epochs, last = sorted(run.chosen_epoch for run in report.lab_runs), report.settings.epochs
+    claim(epochs[0] > last - LATE_EPOCHS,
+          say(f"for every seed, the chosen epoch lay within the last {LATE_EPOCHS} epochs (validation loss still "
+              "falling)", ru=f"для каждого сида выбранная эпоха — одна из последних {LATE_EPOCHS} (потери на "
+              "валидации ещё падали)"),
+          say(f"chosen epochs {epochs} of {last}", ru=f"выбранные эпохи {epochs} из {last}"), stacklevel=2)
+
+
+def check_loops(best_epoch: int, gap: float) -> None:
+    """Section 5: ``fit`` kept its third epoch (0-based ``best_epoch`` 2), and the two loops' parameters differ
+    by less than 1e-9 (``gap``, the largest absolute difference)."""
+    claim(best_epoch == 2,
+          say("fit's third epoch had the lowest validation loss of the three, so it kept the last epoch's weights, "
+              "as the readable loop does", ru="у третьей эпохи fit наименьшие потери на валидации из трёх, "
+              "поэтому fit сохранил веса последней эпохи, как и читаемый цикл"),
+          say(f"the lowest at epoch {best_epoch + 1}", ru=f"наименьшие потери на эпохе {best_epoch + 1}"),
+          stacklevel=2)
+    claim(gap < 1e-9, say("the two loops' parameters differed by rounding error only (less than 1e-9)",
+                          ru="параметры двух циклов различаются лишь ошибкой округления (меньше 1e-9)"),
+          say(f"a largest difference of {gap:.1e}", ru=f"наибольшую разницу {gap:.1e}"), stacklevel=2)
+
+
+def check_study(report: DigitsReport) -> None:
+    """Section 6: the largest network was chosen and beat the smallest; the two smallest were still improving."""
+    chosen, by_params = report.study[report.chosen], sorted(report.study, key=lambda r: r.n_params)
+    largest, smallest = by_params[-1], by_params[0]
+    claim(chosen.sizes == largest.sizes,
+          say("the largest network of the study reached the highest mean validation accuracy and was chosen",
+              ru="самая большая сеть исследования достигла наибольшей средней точности на валидации и была выбрана"),
+          say(f"the highest for {sizes_label(chosen.sizes)}, which was chosen",
+              ru=f"наибольшую у {sizes_label(chosen.sizes)}, она и выбрана"), stacklevel=2)
+    claim(largest.val_accuracy.mean() > smallest.val_accuracy.mean(),
+          say("the largest network's mean validation accuracy was above the smallest's",
+              ru="средняя точность самой большой сети на валидации выше, чем у самой маленькой"),
+          say(f"{percent(largest.val_accuracy.mean())} % for {sizes_label(largest.sizes)} and "
+              f"{percent(smallest.val_accuracy.mean())} % for {sizes_label(smallest.sizes)}",
+              ru=f"{percent(largest.val_accuracy.mean())} % у {sizes_label(largest.sizes)} и "
+              f"{percent(smallest.val_accuracy.mean())} % у {sizes_label(smallest.sizes)}"), stacklevel=2)
+    late = report.settings.epochs - LATE_EPOCHS
+    early = [r for r in by_params[:2] if r.chosen_epochs.min() <= late]
+    claim(not early,
+          say(f"the two smallest networks chose epochs within the last {LATE_EPOCHS} for every seed (still improving)",
+              ru=f"обе самые маленькие сети для каждого сида выбрали эпоху из последних {LATE_EPOCHS} (ещё улучшались)"),
+          "; ".join(say(f"{sizes_label(r.sizes)} chose epoch {r.chosen_epochs.min()} for one seed",
+                        ru=f"{sizes_label(r.sizes)} для одного из сидов выбрала эпоху {r.chosen_epochs.min()}")
+                    for r in early) or None, stacklevel=2)
+
+
+def check_parity(report: DigitsReport) -> None:
+    """Section 7: the mean test accuracies of mlp_ref and MLPClassifier differ by at most PARITY_TOLERANCE."""
+    diff = float(report.parity_differences.mean())
+    tolerance = format_number(100 * PARITY_TOLERANCE, 0)
+    claim(abs(diff) <= PARITY_TOLERANCE,
+          say(f"the mean test accuracies of mlp_ref and MLPClassifier differed by at most {tolerance} points",
+              ru=f"средние точности mlp_ref и MLPClassifier на тесте различаются не больше чем на {tolerance} п. п."),
+          say(f"a difference of {format_number(100 * diff, 2)} points",
+              ru=f"разницу {format_number(100 * diff, 2)} п. п."), stacklevel=2)

@@ -55,8 +55,9 @@ def test_load_words_errors(tmp_path):
         load_words(empty)
     bad = tmp_path / "bad.txt"
     bad.write_text("anna\nZoe\n", encoding="utf-8")
-    with pytest.raises(ValueError, match=r"'Z' at position 0.*build_vocabulary=True"):
+    with pytest.raises(ValueError, match=r"line 2 'Zoe' \('Z'\).*lowercase=True.*build_vocabulary=True"):
         load_words(bad)
+    assert load_words(bad, lowercase=True)[0] == ["anna", "zoe"]
     words, vocab = load_words(bad, build_vocabulary=True)
     assert "Z" in vocab.chars
 
@@ -95,7 +96,55 @@ def test_load_word_list_is_the_commands_choice_of_words(tmp_path):
     path.write_text("anna\nZoe\nanna\n", encoding="utf-8")
     words, vocabulary = load_word_list(path, build_vocab=True)
     assert words == ["anna", "Zoe", "anna"] and vocabulary.chars == (".", "Z", "a", "e", "n", "o")
-    with pytest.raises(ValueError, match="'Z' at position 0"):
+    with pytest.raises(ValueError, match="line 2 'Zoe' \\('Z'\\)"):
         load_word_list(path)
-    with pytest.raises(ValueError, match="build_vocab: .* only from a word file"):
+    with pytest.raises(ValueError, match="BUILD_VOCAB = True needs WORDS_FILE"):
         load_word_list(None, build_vocab=True)
+
+
+def own_word_list(tmp_path):
+    """A reader's word list: capitalised names, a blank line, one name with a letter outside a-z."""
+    path = tmp_path / "my names.txt"
+    path.write_text("Anna\nbob\n\nZoë\ncarl\nEmma\n", encoding="utf-8")
+    return path
+
+
+def test_a_word_list_error_counts_every_bad_line_from_1_in_the_notebooks_words(tmp_path, monkeypatch):
+    """The notebook's reader is told every line to fix (numbered as an editor numbers them) and which
+    settings of the first cell accept the file."""
+    from mlp_ref.labs.charlm.data import load_word_list
+
+    monkeypatch.delenv("MLP_LANG", raising=False)
+    with pytest.raises(ValueError) as error:
+        load_word_list(own_word_list(tmp_path))
+    message = str(error.value)
+    assert "my names.txt: 3 of 5 words have characters outside the vocabulary" in message
+    assert "line 1 'Anna' ('A'), line 4 'Zoë' ('Z', 'ë'), line 6 'Emma' ('E')" in message
+    assert "LOWERCASE = True" in message and "BUILD_VOCAB = True" in message
+    assert "build_vocabulary" not in message and "--build-vocab" not in message
+    monkeypatch.setenv("MLP_LANG", "ru")
+    with pytest.raises(ValueError, match=r"3 из 5 слов.*строка 1 'Anna'.*в первой ячейке"):
+        load_word_list(own_word_list(tmp_path))
+
+
+def test_a_word_list_error_on_the_command_line_names_its_flags(tmp_path):
+    from mlp_ref.labs.charlm.data import load_word_list
+
+    with pytest.raises(ValueError) as error:
+        load_word_list(own_word_list(tmp_path), options="command line")
+    message = str(error.value)
+    assert "--lowercase" in message and "--build-vocab" in message and "BUILD_VOCAB" not in message
+
+
+def test_lower_casing_accepts_capitalised_words(tmp_path):
+    from mlp_ref.labs.charlm.data import load_word_list
+
+    path = own_word_list(tmp_path)
+    path.write_text("Anna\nbob\n\nZoe\n", encoding="utf-8")
+    assert load_word_list(path, lowercase=True) == (["anna", "bob", "zoe"], VOCAB)
+    with pytest.raises(ValueError, match=r"line 4 'zoë' \('ë'\)"):
+        load_word_list(own_word_list(tmp_path), lowercase=True)  # ë stays outside a-z
+    words, vocabulary = load_word_list(own_word_list(tmp_path), build_vocab=True, lowercase=True)
+    assert "E" not in vocabulary.chars and "ë" in vocabulary.chars
+    with pytest.raises(ValueError, match="LOWERCASE = True needs WORDS_FILE"):
+        load_word_list(None, lowercase=True)

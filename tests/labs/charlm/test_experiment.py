@@ -19,4 +19,5 @@ def test_lab_b_settings_cell_is_plain_assignments_of_the_defaults():
                            batch_size=values["BATCH_SIZE"], lr=values["LEARNING_RATE"],
                            momentum=values["BN_MOMENTUM"], alpha=values["ALPHA"], n_samples=values["SAMPLES"])
     assert settings == CharLMSettings()
-    assert values["WORDS_FILE"] is None and values["BUILD_VOCAB"] is False and len(values) == 13
+    assert values["WORDS_FILE"] is None and values["BUILD_VOCAB"] is False and values["LOWERCASE"] is False
+    assert values["LANGUAGE"] == "en" and len(values) == 15

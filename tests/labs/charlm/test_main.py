@@ -34,4 +34,5 @@ def test_cli_reports_a_bad_word_file(tmp_path):
     path.write_text("anna\nZoe\n", encoding="utf-8")
     run = subprocess.run([sys.executable, "-m", "mlp_ref.labs.charlm", "--words", str(path), "--no-progress"],
                          cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert run.returncode == 2 and "'Z' at position 0" in run.stderr and "--build-vocab" in run.stderr
+    assert run.returncode == 2 and "line 2 'Zoe' ('Z')" in run.stderr and "--build-vocab" in run.stderr
+    assert "--lowercase" in run.stderr and "BUILD_VOCAB" not in run.stderr

@@ -100,5 +100,5 @@ def test_lab_a_settings_cell_is_plain_assignments_of_the_defaults():
                               batch_size=values["BATCH_SIZE"], lr=values["LEARNING_RATE"], sizes=values["SIZES"],
                               study=values["STUDY"], hgb_rounds=values["HGB_ROUNDS"],
                               mnist_sizes=values["MNIST_SIZES"], mnist_val=values["MNIST_VAL"])
-    assert settings == DigitsSettings() and values["MNIST_DIR"] is None
-    assert len(values) == 11  # every setting above, and nothing else
+    assert settings == DigitsSettings() and values["MNIST_DIR"] is None and values["LANGUAGE"] == "en"
+    assert len(values) == 12  # every setting above, and nothing else

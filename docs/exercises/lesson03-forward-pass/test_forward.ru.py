@@ -1,0 +1,109 @@
+"""Тесты к упражнению урока 3. Запускайте их рядом со своим forward.py:  pytest -ra test_forward.py
+
+Ожидаемые значения посчитаны вручную по данным ниже (см. пошаговую трассировку в уроке)
+или взяты из эталонного пакета mlp_ref, но никогда — из проверяемого кода. Без mlp_ref
+единственный тест, который сравнивает с ним, пропускается, и -ra печатает почему.
+"""
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+from forward import forward, relu, sigmoid
+
+# Сеть 2-2-1 из урока.
+W1 = np.array([[0.1, 0.2], [0.3, 0.4]])
+b1 = np.array([0.1, 0.1])
+W2 = np.array([[0.5], [0.6]])
+b2 = np.array([0.2])
+BATCH = np.array([[1.0, 2.0], [0.5, 0.5], [-1.0, 0.3], [2.0, -1.5]])
+
+
+def mlp_ref_or_skip():
+    """Эталонный пакет курса или пропуск теста с причиной (её печатает pytest -ra), где сказано, как его получить."""
+    return pytest.importorskip("mlp_ref", reason="установите mlp_ref: см. «Прежде чем начать» на странице урока, "
+                                                 "затем запустите тесты снова, чтобы сравнить с ним")
+
+
+def test_relu_values_and_shape():
+    z = np.array([[-2.0, -0.0, 0.0], [0.5, 3.0, -1e-12]])
+    out = relu(z)
+    assert out.shape == (2, 3)
+    np.testing.assert_array_equal(out, [[0.0, 0.0, 0.0], [0.5, 3.0, 0.0]])
+
+
+def test_sigmoid_known_values():
+    # sigmoid(0) = 1/2, sigmoid(ln 3) = 1 / (1 + 1/3) = 3/4, sigmoid(-ln 3) = 1/4.
+    out = sigmoid(np.array([0.0, math.log(3.0), -math.log(3.0)]))
+    np.testing.assert_allclose(out, [0.5, 0.75, 0.25], rtol=1e-12)
+
+
+def test_sigmoid_does_not_overflow():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")        # предупреждение о переполнении проваливает тест
+        out = sigmoid(np.array([-1000.0, 1000.0]))
+    np.testing.assert_allclose(out, [0.0, 1.0], atol=1e-300)
+
+
+def test_single_row_by_hand():
+    # z1 = (1*0.1 + 2*0.3 + 0.1, 1*0.2 + 2*0.4 + 0.1) = (0.8, 1.1), оба положительны;
+    # z2 = 0.8*0.5 + 1.1*0.6 + 0.2 = 1.26.
+    Y, cache = forward(np.array([[1.0, 2.0]]), W1, b1, W2, b2)
+    assert Y.shape == (1, 1)
+    np.testing.assert_allclose(cache["Z1"], [[0.8, 1.1]], rtol=1e-12)
+    np.testing.assert_allclose(cache["A1"], [[0.8, 1.1]], rtol=1e-12)
+    np.testing.assert_allclose(cache["Z2"], [[1.26]], rtol=1e-12)
+    np.testing.assert_allclose(Y, [[1.0 / (1.0 + math.exp(-1.26))]], rtol=1e-12)
+
+
+def test_cache_keys_and_shapes():
+    Y, cache = forward(BATCH, W1, b1, W2, b2)
+    expected = {"X": (4, 2), "Z1": (4, 2), "A1": (4, 2), "Z2": (4, 1), "Y": (4, 1)}
+    assert {k: np.shape(v) for k, v in cache.items()} == expected
+    np.testing.assert_array_equal(cache["Y"], Y)
+    np.testing.assert_array_equal(cache["X"], BATCH)
+
+
+def test_dead_row_outputs_sigmoid_of_b2():
+    # Строка (2, -1.5): z1 = (0.2 - 0.45 + 0.1, 0.4 - 0.6 + 0.1) = (-0.15, -0.1): оба нейрона
+    # выключены, поэтому выход равен sigmoid(b2) при любом входе.
+    Y, cache = forward(BATCH, W1, b1, W2, b2)
+    np.testing.assert_allclose(cache["Z1"][3], [-0.15, -0.1], rtol=1e-12)
+    np.testing.assert_array_equal(cache["A1"][3], [0.0, 0.0])
+    np.testing.assert_allclose(Y[3, 0], 1.0 / (1.0 + math.exp(-0.2)), rtol=1e-12)
+
+
+def test_batch_rows_equal_single_rows():
+    Y, _ = forward(BATCH, W1, b1, W2, b2)
+    for i in range(len(BATCH)):
+        Y_row, _ = forward(BATCH[i:i + 1], W1, b1, W2, b2)
+        np.testing.assert_allclose(Y[i], Y_row[0], rtol=1e-12)
+
+
+def test_matches_the_reference_package():
+    mlp_ref = mlp_ref_or_skip()
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(7, 3))
+    V1, c1 = rng.normal(size=(3, 5)), rng.normal(size=5)
+    V2, c2 = rng.normal(size=(5, 1)), rng.normal(size=1)
+    net = mlp_ref.MLP.from_arrays([V1, V2], [c1, c2], activation="relu", output="sigmoid")
+    expected, ref_cache = net.forward(X, keep_cache=True)
+    Y, cache = forward(X, V1, c1, V2, c2)
+    np.testing.assert_allclose(Y, expected, rtol=1e-12)
+    np.testing.assert_allclose(cache["Z1"], ref_cache.pre_activations[0], rtol=1e-12)
+    np.testing.assert_allclose(cache["A1"], ref_cache.activations[1], rtol=1e-12)
+    np.testing.assert_allclose(cache["Z2"], ref_cache.pre_activations[1], rtol=1e-12)
+
+
+def test_inputs_are_not_modified():
+    X, V1, c1, V2, c2 = (a.copy() for a in (BATCH, W1, b1, W2, b2))
+    forward(X, V1, c1, V2, c2)
+    for before, after in zip((BATCH, W1, b1, W2, b2), (X, V1, c1, V2, c2)):
+        np.testing.assert_array_equal(before, after)
+
+
+def test_one_dimensional_input_is_refused():
+    with pytest.raises(ValueError, match="X"):
+        forward(np.array([1.0, 2.0]), W1, b1, W2, b2)

@@ -1,0 +1,95 @@
+"""Тесты к упражнению урока 9. Запускайте их рядом со своим my_ffn.py:  pytest -ra test_my_ffn.py
+
+Ожидаемые значения посчитаны вручную или взяты из эталонного пакета mlp_ref, но никогда —
+из проверяемого кода. Без mlp_ref тесты, которые сравнивают с ним, пропускаются, и -ra
+печатает почему.
+"""
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+from my_ffn import ffn, route_top_k
+
+# Пошаговая трассировка из урока: T = 3 позиции ширины 2, d_ff = 4.
+X_TRACE = np.array([[[1.0, 0.0], [0.0, 1.0], [1.0, -1.0]]])
+W1 = np.array([[1.0, -1.0, 0.5, 0.0], [0.0, 1.0, -0.5, 1.0]])
+b1 = np.array([0.0, 0.0, 0.0, -0.5])
+W2 = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 0.5]])
+b2 = np.array([0.1, -0.1])
+
+
+def mlp_ref_or_skip():
+    """Эталонный пакет курса или пропуск теста с причиной (её печатает pytest -ra), где сказано, как его получить."""
+    return pytest.importorskip("mlp_ref", reason="установите mlp_ref: см. «Прежде чем начать» на странице урока, "
+                                                 "затем запустите тесты снова, чтобы сравнить с ним")
+
+
+def test_ffn_by_hand():
+    # позиция 0: z = (1, -1, 0.5, -0.5) -> h = (1, 0, 0.5, 0) -> y = (1 + 0.5, 0.5) + b2 = (1.6, 0.4)
+    # позиция 1: z = (0, 1, -0.5, 0.5)  -> h = (0, 1, 0, 0.5) -> y = (-0.5, 1 + 0.25) + b2 = (-0.4, 1.15)
+    # позиция 2: z = (1, -2, 1, -1.5)   -> h = (1, 0, 1, 0)   -> y = (2, 1) + b2 = (2.1, 0.9)
+    Y = ffn(X_TRACE, W1, b1, W2, b2)
+    assert Y.shape == (1, 3, 2)
+    np.testing.assert_allclose(Y, [[[1.6, 0.4], [-0.4, 1.15], [2.1, 0.9]]], rtol=1e-12, atol=1e-12)
+
+
+def test_ffn_matches_mlp_ref_on_a_batch_of_sequences():
+    mlp_ref = mlp_ref_or_skip()
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(3, 5, 4))
+    params = rng.normal(size=(4, 16)), rng.normal(size=16), rng.normal(size=(16, 4)), rng.normal(size=4)
+    np.testing.assert_allclose(ffn(X, *params), mlp_ref.ffn(X, *params, activation="relu"),
+                               rtol=1e-10, atol=1e-10)
+
+
+def test_ffn_is_position_wise():
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(2, 4, 3))
+    params = rng.normal(size=(3, 8)), rng.normal(size=8), rng.normal(size=(8, 3)), rng.normal(size=3)
+    order = np.array([2, 0, 3, 1])
+    np.testing.assert_allclose(ffn(X[:, order], *params), ffn(X, *params)[:, order], rtol=1e-12, atol=1e-12)
+    nudged = X.copy()
+    nudged[:, 1] += 1.0
+    moved = np.abs(ffn(nudged, *params) - ffn(X, *params)).max(axis=(0, 2)) > 0
+    assert moved.tolist() == [False, True, False, False]
+
+
+@pytest.mark.parametrize("X", [np.ones(2), np.ones((3, 2)), np.ones((1, 3, 5))])
+def test_ffn_rejects_wrong_shapes(X):
+    with pytest.raises(ValueError, match="X"):
+        ffn(X, W1, b1, W2, b2)
+
+
+def test_route_top_k_by_hand():
+    experts, weights = route_top_k(np.array([[1.0, 3.0, 2.0, 0.0], [0.0, 0.0, 5.0, 0.0]]), 2)
+    assert experts.tolist() == [[1, 2], [2, 0]]          # при равенстве нулей побеждает эксперт 0
+    e = math.e
+    np.testing.assert_allclose(weights[0], [e / (1 + e), 1 / (1 + e)], rtol=1e-12)
+    np.testing.assert_allclose(weights[1], [math.exp(5) / (math.exp(5) + 1), 1 / (math.exp(5) + 1)], rtol=1e-12)
+
+
+def test_route_top_k_weights_sum_to_one():
+    scores = np.random.default_rng(2).normal(size=(7, 6))
+    experts, weights = route_top_k(scores, 3)
+    assert experts.shape == weights.shape == (7, 3)
+    np.testing.assert_allclose(weights.sum(axis=1), np.ones(7), rtol=1e-12)
+
+
+def test_route_top_k_matches_mlp_ref():
+    mlp_ref = mlp_ref_or_skip()
+    scores = np.random.default_rng(2).normal(size=(7, 6))
+    experts, weights = route_top_k(scores, 3)
+    reference = mlp_ref.route_top_k(scores, 3)
+    np.testing.assert_array_equal(experts, reference.experts)
+    np.testing.assert_allclose(weights, reference.weights, rtol=1e-12)
+
+
+def test_route_top_k_does_not_overflow():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        experts, weights = route_top_k(np.array([[1000.0, 999.0, -1000.0]]), 2)
+    assert experts.tolist() == [[0, 1]]
+    np.testing.assert_allclose(weights[0], [1 / (1 + math.exp(-1)), 1 / (1 + math.exp(1))], rtol=1e-12)
