@@ -8,7 +8,7 @@ code binds (hooks/api_names.py reads the page's Python, shown blocks and build-t
   a documented object becomes a link to its entry: in ``mlp_ref.MLP.from_arrays(...)``,
   ``MLP`` and ``from_arrays``; in ``from mlp_ref import fit``, ``fit``; in ``net.forward(X)``
   when ``net = mlp_ref.MLP(...)``, ``forward``;
-- **prose**: the first inline code of each object, ``mlp_ref.trace``, ``trace()``,
+- **prose**: the first inline code of each object, ``mlp_ref.MLP``, ``trace()``,
   ``net.forward``, or a bare ``forward`` when exactly one object the page's code uses has
   that name.
 

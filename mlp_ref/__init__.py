@@ -9,12 +9,12 @@ Conventions used everywhere in the package (see each docstring for shapes):
 * every random function takes a seed or a ``numpy.random.Generator``.
 
 Layout: the math the lessons teach is in the modules at the top of the package, and their
-public names are re-exported here. Two subpackages sit beside it and are imported by name:
+public names are re-exported here. These modules import nothing from the two subpackages
+that sit beside them, which are imported by name:
 
-* :mod:`mlp_ref.course`: turning results into page content (tables, figures, worked traces,
-  checked claims). The few of its names that the lessons call as ``mlp_ref.<name>``
-  (``format_number``, ``format_count``, ``markdown_table``, ``trace``, ``Trace``) are
-  re-exported here too.
+* :mod:`mlp_ref.course`: turning results into page content (number formatting, Markdown
+  tables, worked traces, figures, checked claims, the two editions' words), such as
+  ``from mlp_ref.course.trace import trace``.
 * :mod:`mlp_ref.labs`: the two labs, ``mlp_ref.labs.digits`` (Lab A) and
   ``mlp_ref.labs.charlm`` (Lab B), each with its data, experiment, report and command line
   (``python -m mlp_ref.labs.digits``, ``python -m mlp_ref.labs.charlm``).
@@ -44,7 +44,7 @@ from mlp_ref.training import (
 )
 from mlp_ref.propagation import StackStatistics, layer_statistics, random_stack
 from mlp_ref.counting import (
-    LayerRow, LayerTable, MemoryEstimate, count_params, layer_table, layer_table_markdown, memory_estimate,
+    LayerRow, LayerTable, MemoryEstimate, count_params, layer_table, memory_estimate,
 )
 from mlp_ref.approximation import (
     ReLUNetwork, count_linear_pieces, max_error, relu_interpolant, sawtooth, tent, tent_network,
@@ -61,9 +61,6 @@ from mlp_ref.multiply_adds import MultiplyAdds, count_multiply_adds
 from mlp_ref.learnability import (
     XOR_STUDY, XOR_X, XOR_Y, XorRuns, XorStudy, train_xor, train_xor_readable, xor_by_hand, xor_outcomes,
 )
-# Page rendering that the lessons call as mlp_ref.<name> (the syllabus's "mlp_ref.trace").
-from mlp_ref.course.tables import format_count, format_number, markdown_table
-from mlp_ref.course.trace import Trace, trace
 
 __all__ = [
     "ShapeError",
@@ -87,8 +84,7 @@ __all__ = [
     # signal propagation
     "StackStatistics", "layer_statistics", "random_stack",
     # counting
-    "LayerRow", "LayerTable", "MemoryEstimate", "count_params", "layer_table", "layer_table_markdown",
-    "memory_estimate",
+    "LayerRow", "LayerTable", "MemoryEstimate", "count_params", "layer_table", "memory_estimate",
     # approximation
     "ReLUNetwork", "count_linear_pieces", "max_error", "relu_interpolant", "sawtooth", "tent", "tent_network",
     # transformer counts and the FFN block
@@ -103,6 +99,4 @@ __all__ = [
     "LineFit", "descend", "MultiplyAdds", "count_multiply_adds",
     "XOR_STUDY", "XOR_X", "XOR_Y", "XorRuns", "XorStudy", "train_xor", "train_xor_readable", "xor_by_hand",
     "xor_outcomes",
-    # page rendering the lessons call through mlp_ref
-    "format_count", "format_number", "markdown_table", "Trace", "trace",
 ]

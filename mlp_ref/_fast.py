@@ -1,9 +1,9 @@
 """fit's fast engine: the same training step into arrays allocated once, chosen with ``engine="fast"``.
 
-:func:`mlp_ref.fit` runs mini-batch SGD with one of two engines behind one interface. The
-default, readable engine calls ``net.forward``, ``net.loss_and_delta``, ``net.backward``
-and :func:`mlp_ref.sgd_step` on every batch, the loop the lessons teach. This engine
-computes exactly the same step (tests/test_training.py runs both on the same seed and
+:func:`mlp_ref.fit` runs mini-batch SGD. Its own loop calls ``net.forward``,
+``net.loss_and_delta``, ``net.backward`` and :func:`mlp_ref.sgd_step` on every batch, the
+step the lessons teach. With ``engine="fast"`` it calls :meth:`FastEngine.step` instead,
+which computes exactly the same step (tests/test_training.py runs both on the same seed and
 compares the histories and weights), but into arrays allocated once per call to ``fit``,
 with no input checks (``fit`` checked the inputs once, at the start). That is most of the
 speed trick: at MLP sizes the matrix products are cheap and the Python and allocation
@@ -13,25 +13,25 @@ overhead around them is what costs. The rest, each measured with ``make bench``:
   (see :class:`FastEngine`), which saves a bias addition and a column sum per layer and step;
 * the logits are kept transposed, (d_L, n), so the softmax reduces along contiguous memory
   (see :class:`_Buffers`); that is why the losses are written out again here, in place and
-  transposed, rather than taken from :mod:`mlp_ref.kernels`, whose functions work on
+  transposed, rather than taken from :mod:`mlp_ref.losses`, whose functions work on
   (n, d_L) rows and allocate their results;
 * ReLU is ``np.maximum`` against an array of zeros, which NumPy vectorizes, rather than
   against the scalar 0, which it does not;
 * each batch is gathered with ``np.take`` into a buffer of its own rather than by fancy
   indexing, which would allocate a new array every step.
 
-The engine interface (the readable engine in :mod:`mlp_ref.training` has the same one):
+What ``fit`` calls, each the counterpart of a few lines of its readable loop:
 ``step(X, y, rows, lr)`` trains on the rows ``rows`` of checked data and returns the
-batch's summed loss and number of correct predictions (before the update);
-``evaluate(X, y, batch_size)`` returns the mean loss and the accuracy; ``snapshot()`` and
-``restore(snapshot)`` save and bring back the parameters, into the network.
+batch's mean loss and number of correct predictions (before the update);
+``evaluate(X, y, batch_size)`` returns the mean loss and the accuracy; ``params`` are the
+arrays the steps update, and ``restore(saved)`` copies saved ones back, into the network too.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from mlp_ref.kernels import ACTIVATION_KERNELS, sigmoid
+from mlp_ref.activations import ACTIVATION_KERNELS, sigmoid
 from mlp_ref.network import MLP
 
 __all__ = ["FastEngine"]
@@ -63,23 +63,21 @@ class FastEngine:
         return self._buffers[n]
 
     def step(self, X: np.ndarray, y: np.ndarray, rows: np.ndarray, lr: float) -> tuple[float, int]:
-        """One SGD step on the rows ``rows`` of ``X`` and ``y``: (summed loss, number correct)."""
+        """One SGD step on the rows ``rows`` of ``X`` and ``y``: (mean loss, number correct)."""
         buf = self.buffers(len(rows))
         # mode="clip" only because NumPy buffers `out` under the default mode="raise";
         # the rows are a permutation, always in range.
         np.take(X, rows, axis=0, out=buf.x, mode="clip")
-        return _sgd_batch(self, buf, y[rows], lr, self.net.activation, self.net.output)
+        loss_sum, correct = _sgd_batch(self, buf, y[rows], lr, self.net.activation, self.net.output)
+        return loss_sum / len(rows), correct
 
     def evaluate(self, X: np.ndarray, y: np.ndarray, batch_size: int) -> tuple[float, float]:
         """Mean loss and accuracy on checked data (see :func:`_evaluate`)."""
         return _evaluate(self, X, y, batch_size, self.net.activation, self.net.output)
 
-    def snapshot(self) -> list[np.ndarray]:
-        """A copy of the parameters as they are now."""
-        return [P.copy() for P in self.params]
-
     def restore(self, snapshot: list[np.ndarray]) -> None:
-        """Make ``snapshot`` the parameters, here and in ``net.weights`` and ``net.biases``."""
+        """Make ``snapshot`` (copies of :attr:`params`) the parameters, here and in ``net.weights``
+        and ``net.biases``."""
         for P, W, b, saved in zip(self.params, self.net.weights, self.net.biases, snapshot):
             P[...] = saved
             W[...] = saved[:-1]
@@ -188,7 +186,7 @@ def _head_delta(output: str, logits_t: np.ndarray, y: np.ndarray, delta_t: np.nd
     if output == "sigmoid":
         z = logits_t
         per = np.maximum(z, 0) - z * target_t + np.log1p(np.exp(-np.abs(z)))
-        p = sigmoid(z)
+        p = sigmoid.kernel(z)
         correct = int(np.count_nonzero((p[0] > 0.5) == (target_t[0] > 0.5)))
         np.multiply(p - target_t, scale, out=delta_t)
         return float(per.sum()), correct

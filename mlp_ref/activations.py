@@ -10,10 +10,10 @@ The pairs are gathered in one table, :data:`ACTIVATIONS`, so that a name string 
 example on logits of shape ``(B, K)``. Their derivative is only ever needed combined with
 cross entropy, where it simplifies to ``softmax(z) - onehot(y)`` (see :mod:`mlp_ref.losses`).
 
-Each function here checks its input once (finite, numeric, non-empty) and then calls the
-unchecked kernel of the same name in :mod:`mlp_ref.kernels`. The network and the training
-loop call the kernels directly (:data:`mlp_ref.kernels.ACTIVATION_KERNELS`), so an inner
-loop never pays for the checks twice.
+Each function holds its formula, under its docstring. It checks its input once (finite,
+numeric, non-empty) and then computes; the formula on its own, unchecked, is the function's
+``.kernel`` (``relu.kernel``). The network and the training loop call those directly
+(:data:`ACTIVATION_KERNELS`), so an inner loop never pays for the checks twice.
 
 Numerical stability
 -------------------
@@ -25,15 +25,17 @@ Numerical stability
 
 from __future__ import annotations
 
+import functools
+import math
 from typing import Callable
 
 import numpy as np
+from scipy.special import erf
 
-from mlp_ref import kernels
 from mlp_ref.validation import ShapeError, as_float_array, check_choice, float_dtype
 
 __all__ = [
-    "ACTIVATIONS",
+    "ACTIVATIONS", "ACTIVATION_KERNELS",
     "get_activation", "check_activation_name",
     "identity", "identity_grad",
     "relu", "relu_grad",
@@ -48,13 +50,34 @@ __all__ = [
     "PRELU_INIT", "prelu", "prelu_grad", "prelu_grad_slope",
 ]
 
+_SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
+_INV_SQRT_2 = 1.0 / math.sqrt(2.0)
+_INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
+_GELU_TANH_CUBIC = 0.044715  # the constant of Hendrycks & Gimpel's tanh approximation
+
+
 def _as_z(z, name: str = "z") -> np.ndarray:
     """Check ``z`` once: numeric, finite, non-empty; keep float32 as float32."""
     return as_float_array(z, name, dtype=float_dtype(z))
 
 
+def _checked(formula: Callable | None = None, *, name: str = "z") -> Callable:
+    """Decorator: ``formula(z, ...)`` with its argument ``z`` (called ``name`` in an error)
+    checked first; the formula itself stays reachable, unchecked, as ``.kernel``."""
+    if formula is None:
+        return functools.partial(_checked, name=name)
+
+    @functools.wraps(formula)
+    def checked(z, *args, **kwargs):
+        return formula(_as_z(z, name), *args, **kwargs)
+
+    checked.kernel = formula
+    return checked
+
+
 # --------------------------------------------------------------------------- public API
 
+@_checked
 def identity(z) -> np.ndarray:
     """Identity ``f(z) = z``.
 
@@ -68,9 +91,10 @@ def identity(z) -> np.ndarray:
     numpy.ndarray, same shape as ``z``
         ``z`` as a float array.
     """
-    return kernels.identity(_as_z(z))
+    return z
 
 
+@_checked
 def identity_grad(z) -> np.ndarray:
     """Derivative of :func:`identity`: ones.
 
@@ -84,9 +108,10 @@ def identity_grad(z) -> np.ndarray:
     numpy.ndarray, same shape as ``z``
         All ones.
     """
-    return kernels.identity_grad(_as_z(z))
+    return np.ones_like(z)
 
 
+@_checked
 def relu(z) -> np.ndarray:
     """Rectified linear unit ``max(z, 0)``.
 
@@ -99,9 +124,10 @@ def relu(z) -> np.ndarray:
     -------
     numpy.ndarray, same shape as ``z``
     """
-    return kernels.relu(_as_z(z))
+    return np.maximum(z, 0)
 
 
+@_checked
 def relu_grad(z) -> np.ndarray:
     """Derivative of :func:`relu`: 1 where ``z > 0``, else 0.
 
@@ -119,9 +145,10 @@ def relu_grad(z) -> np.ndarray:
     numpy.ndarray, same shape as ``z``
         0 or 1.
     """
-    return kernels.relu_grad(_as_z(z))
+    return (z > 0).astype(z.dtype)
 
 
+@_checked
 def leaky_relu(z, slope: float = 0.01) -> np.ndarray:
     """Leaky ReLU: ``z`` where ``z > 0``, else ``slope * z``.
 
@@ -137,9 +164,10 @@ def leaky_relu(z, slope: float = 0.01) -> np.ndarray:
     numpy.ndarray, same shape as ``z``
         The activation.
     """
-    return kernels.leaky_relu(_as_z(z), slope)
+    return np.where(z > 0, z, slope * z)
 
 
+@_checked
 def leaky_relu_grad(z, slope: float = 0.01) -> np.ndarray:
     """Derivative of :func:`leaky_relu`: 1 where ``z > 0``, else ``slope`` (also at 0).
 
@@ -155,9 +183,11 @@ def leaky_relu_grad(z, slope: float = 0.01) -> np.ndarray:
     numpy.ndarray, same shape as ``z``
         1 or ``slope``.
     """
-    return kernels.leaky_relu_grad(_as_z(z), slope)
+    # At z = 0 we use the left derivative, ``slope`` (as for ReLU: the non-positive side).
+    return np.where(z > 0, 1.0, slope).astype(z.dtype)
 
 
+@_checked
 def sigmoid(z) -> np.ndarray:
     """Logistic sigmoid ``1 / (1 + exp(-z))``, computed without overflow.
 
@@ -174,9 +204,12 @@ def sigmoid(z) -> np.ndarray:
     numpy.ndarray, same shape as ``z``
         Values in [0, 1].
     """
-    return kernels.sigmoid(_as_z(z))
+    # e = exp(-|z|) lies in (0, 1]: no overflow for any finite z.
+    e = np.exp(-np.abs(z))
+    return np.where(z >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
 
 
+@_checked
 def sigmoid_grad(z) -> np.ndarray:
     """Derivative of :func:`sigmoid`: ``s (1 - s)`` with ``s = sigmoid(z)``.
 
@@ -190,9 +223,11 @@ def sigmoid_grad(z) -> np.ndarray:
     numpy.ndarray, same shape as ``z``
         Values in [0, 1/4].
     """
-    return kernels.sigmoid_grad(_as_z(z))
+    s = sigmoid.kernel(z)
+    return s * (1.0 - s)
 
 
+@_checked
 def tanh(z) -> np.ndarray:
     """Hyperbolic tangent.
 
@@ -206,9 +241,10 @@ def tanh(z) -> np.ndarray:
     numpy.ndarray, same shape as ``z``
         Values in [-1, 1].
     """
-    return kernels.tanh(_as_z(z))
+    return np.tanh(z)
 
 
+@_checked
 def tanh_grad(z) -> np.ndarray:
     """Derivative of :func:`tanh`: ``1 - tanh(z)**2``.
 
@@ -222,9 +258,11 @@ def tanh_grad(z) -> np.ndarray:
     numpy.ndarray, same shape as ``z``
         Values in [0, 1], 1 at ``z = 0``.
     """
-    return kernels.tanh_grad(_as_z(z))
+    t = np.tanh(z)
+    return 1.0 - t * t
 
 
+@_checked
 def gelu(z) -> np.ndarray:
     """Gaussian error linear unit, exact form ``z * Phi(z) = z/2 * (1 + erf(z / sqrt 2))``.
 
@@ -240,9 +278,11 @@ def gelu(z) -> np.ndarray:
     numpy.ndarray, same shape as ``z``
         The activation.
     """
-    return kernels.gelu(_as_z(z))
+    # z * Phi(z), Phi the standard normal CDF written with erf.
+    return 0.5 * z * (1.0 + erf(z * _INV_SQRT_2))
 
 
+@_checked
 def gelu_grad(z) -> np.ndarray:
     """Derivative of :func:`gelu`: ``Phi(z) + z * phi(z)`` (normal CDF and density).
 
@@ -256,9 +296,13 @@ def gelu_grad(z) -> np.ndarray:
     numpy.ndarray, same shape as ``z``
         The derivative.
     """
-    return kernels.gelu_grad(_as_z(z))
+    # d/dz [z Phi(z)] = Phi(z) + z phi(z), phi the standard normal density.
+    cdf = 0.5 * (1.0 + erf(z * _INV_SQRT_2))
+    pdf = _INV_SQRT_2PI * np.exp(-0.5 * z * z)
+    return cdf + z * pdf
 
 
+@_checked
 def gelu_tanh(z) -> np.ndarray:
     """GELU's tanh approximation ``z/2 * (1 + tanh(sqrt(2/pi) (z + 0.044715 z^3)))``.
 
@@ -274,9 +318,11 @@ def gelu_tanh(z) -> np.ndarray:
     numpy.ndarray, same shape as ``z``
         The activation.
     """
-    return kernels.gelu_tanh(_as_z(z))
+    u = _SQRT_2_OVER_PI * (z + _GELU_TANH_CUBIC * z ** 3)
+    return 0.5 * z * (1.0 + np.tanh(u))
 
 
+@_checked
 def gelu_tanh_grad(z) -> np.ndarray:
     """Derivative of :func:`gelu_tanh` (by the chain rule through the tanh).
 
@@ -290,9 +336,13 @@ def gelu_tanh_grad(z) -> np.ndarray:
     numpy.ndarray, same shape as ``z``
         The derivative.
     """
-    return kernels.gelu_tanh_grad(_as_z(z))
+    u = _SQRT_2_OVER_PI * (z + _GELU_TANH_CUBIC * z ** 3)
+    t = np.tanh(u)
+    du = _SQRT_2_OVER_PI * (1.0 + 3.0 * _GELU_TANH_CUBIC * z * z)
+    return 0.5 * (1.0 + t) + 0.5 * z * (1.0 - t * t) * du
 
 
+@_checked
 def silu(z) -> np.ndarray:
     """Sigmoid linear unit (swish) ``z * sigmoid(z)``.
 
@@ -306,9 +356,10 @@ def silu(z) -> np.ndarray:
     numpy.ndarray, same shape as ``z``
         The activation.
     """
-    return kernels.silu(_as_z(z))
+    return z * sigmoid.kernel(z)
 
 
+@_checked
 def silu_grad(z) -> np.ndarray:
     """Derivative of :func:`silu`: ``s (1 + z (1 - s))`` with ``s = sigmoid(z)``.
 
@@ -322,9 +373,11 @@ def silu_grad(z) -> np.ndarray:
     numpy.ndarray, same shape as ``z``
         The derivative.
     """
-    return kernels.silu_grad(_as_z(z))
+    s = sigmoid.kernel(z)
+    return s * (1.0 + z * (1.0 - s))
 
 
+@_checked
 def softplus(z) -> np.ndarray:
     """Softplus ``log(1 + exp(z))``, computed stably as ``max(z, 0) + log1p(exp(-|z|))``.
 
@@ -338,9 +391,10 @@ def softplus(z) -> np.ndarray:
     numpy.ndarray, same shape as ``z``
         Values > 0 (except where they underflow to 0).
     """
-    return kernels.softplus(_as_z(z))
+    return np.maximum(z, 0) + np.log1p(np.exp(-np.abs(z)))
 
 
+@_checked
 def softplus_grad(z) -> np.ndarray:
     """Derivative of :func:`softplus`: ``sigmoid(z)``.
 
@@ -354,9 +408,10 @@ def softplus_grad(z) -> np.ndarray:
     numpy.ndarray, same shape as ``z``
         Values in [0, 1].
     """
-    return kernels.softplus_grad(_as_z(z))
+    return sigmoid.kernel(z)
 
 
+@_checked(name="logits")
 def softmax(z) -> np.ndarray:
     """Softmax over the last axis, ``exp(z_k) / sum_j exp(z_j)``, shifted by the row max.
 
@@ -370,9 +425,12 @@ def softmax(z) -> np.ndarray:
     numpy.ndarray, shape (..., K)
         Non-negative, each row sums to 1; unchanged when a constant is added to a row.
     """
-    return kernels.softmax(_as_z(z, "logits"))
+    shifted = z - z.max(axis=-1, keepdims=True)
+    e = np.exp(shifted)
+    return e / e.sum(axis=-1, keepdims=True)
 
 
+@_checked(name="logits")
 def log_softmax(z) -> np.ndarray:
     """Logarithm of :func:`softmax` over the last axis, ``z - logsumexp(z)``.
 
@@ -388,7 +446,10 @@ def log_softmax(z) -> np.ndarray:
     numpy.ndarray, shape (..., K)
         Log-probabilities: non-positive, and ``exp`` of each row sums to 1.
     """
-    return kernels.log_softmax(_as_z(z, "logits"))
+    # Written out rather than with scipy's logsumexp, whose per-call overhead is larger than
+    # a whole training step of a small network (the character-level model's, for one).
+    shifted = z - z.max(axis=-1, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
 
 
 # --------------------------------------------------------------------------- PReLU
@@ -470,11 +531,17 @@ def prelu_grad_slope(z) -> np.ndarray:
     return np.minimum(z, 0.0) + 0.0  # + 0.0: no -0.0 for z = -0.0
 
 
-#: name -> (activation, derivative), the checked functions above, one pair for each kernel pair
-#: of :data:`mlp_ref.kernels.ACTIVATION_KERNELS` (``"relu"`` -> ``(relu, relu_grad)``). Both
-#: take the pre-activation ``z`` (any shape).
+#: name -> (activation, derivative), the checked functions above (``"relu"`` -> ``(relu,
+#: relu_grad)``). Both take the pre-activation ``z`` (any shape).
 ACTIVATIONS: dict[str, tuple[Callable, Callable]] = {
-    name: (globals()[name], globals()[f"{name}_grad"]) for name in kernels.ACTIVATION_KERNELS
+    name: (globals()[name], globals()[f"{name}_grad"])
+    for name in ("identity", "relu", "leaky_relu", "sigmoid", "tanh", "gelu", "gelu_tanh", "silu", "softplus")
+}
+
+#: name -> (activation, derivative) unchecked, their formulas alone (``.kernel``): what the
+#: network's forward and backward passes look up for its hidden layers.
+ACTIVATION_KERNELS: dict[str, tuple[Callable, Callable]] = {
+    name: (f.kernel, fprime.kernel) for name, (f, fprime) in ACTIVATIONS.items()
 }
 
 

@@ -10,7 +10,7 @@
 
 All networks here are ``ReLUNetwork`` objects: lists ``weights`` (shapes
 ``(d_{l-1}, d_l)``) and ``biases`` (``(d_l,)``), ReLU on hidden layers and identity on
-the output, so ``mlp_ref.trace`` can trace them.
+the output, so ``mlp_ref.course.trace`` can trace them.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ class ReLUNetwork:
     biases : list of numpy.ndarray
         ``b_l`` of shape ``(d_l,)``.
     activation, output : str
-        ``"relu"`` and ``"identity"`` (read by ``mlp_ref.trace``).
+        ``"relu"`` and ``"identity"`` (read by ``mlp_ref.course.trace``).
     """
 
     weights: list[np.ndarray]

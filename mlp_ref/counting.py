@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mlp_ref.course.i18n import say
-from mlp_ref.course.tables import format_count, format_number, markdown_table
 from mlp_ref.validation import check_choice, check_int, check_layer_sizes
 
 
@@ -65,40 +63,6 @@ class LayerTable:
     def __getitem__(self, index: int) -> LayerRow:
         return self.rows[index]
 
-    @staticmethod
-    def labels() -> dict:
-        """The words of :meth:`to_markdown` in the language being built: ``headers`` (five
-        columns) and ``total`` (the last row's label). Lesson 6's parameter counter shows them too.
-
-        Returns
-        -------
-        dict
-            ``{"headers": [str, ...], "total": str}``.
-        """
-        total = say("total", ru="всего")
-        return {"headers": [say("layer", ru="слой"), say("W shape (d_in, d_out)", ru="форма W (d_in, d_out)"),
-                            say("weights", ru="веса"), say("biases", ru="смещения"), total],
-                "total": total}
-
-    def to_markdown(self) -> str:
-        """Markdown table: layer | shape of W | weights | biases | total, plus a total row.
-
-        Its words are in the language being built (:meth:`labels`): a page's generated table.
-        """
-        labels = self.labels()
-        body = [
-            [str(r.layer), f"({r.d_in}, {r.d_out})", format_count(r.weights),
-             format_count(r.biases), format_count(r.total)]
-            for r in self.rows
-        ]
-        body.append([
-            labels["total"], "",
-            format_count(sum(r.weights for r in self.rows)),
-            format_count(sum(r.biases for r in self.rows)),
-            format_count(self.total),
-        ])
-        return markdown_table(labels["headers"], body, align="lrrrr")
-
 
 def layer_table(sizes) -> LayerTable:
     """Per-layer parameter counts.
@@ -119,22 +83,6 @@ def layer_table(sizes) -> LayerTable:
     for layer, (d_in, d_out) in enumerate(zip(sizes[:-1], sizes[1:]), start=1):
         rows.append(LayerRow(layer, d_in, d_out, d_in * d_out, d_out, d_in * d_out + d_out))
     return LayerTable(tuple(rows))
-
-
-def layer_table_markdown(sizes) -> str:
-    """Shortcut for ``layer_table(sizes).to_markdown()``.
-
-    Parameters
-    ----------
-    sizes : sequence of int
-        Layer widths ``[d_0, d_1, ..., d_L]``.
-
-    Returns
-    -------
-    str
-        A Markdown table, one row per layer (see :meth:`LayerTable.to_markdown`).
-    """
-    return layer_table(sizes).to_markdown()
 
 
 # --- memory -------------------------------------------------------------------------
@@ -162,23 +110,11 @@ class MemoryEstimate:
         return self.parameters + self.gradients + self.activations + self.optimizer_state
 
     def rows(self) -> list[tuple[str, int]]:
-        """``[(part, bytes), ...]`` for the four parts and the total.
-
-        The parts are named in the language being built (a page's generated table shows them);
-        a reader's own run, outside a build, prints them in English.
-        """
-        return [(say("parameters", ru="параметры"), self.parameters),
-                (say("gradients", ru="градиенты"), self.gradients),
-                (say("activations (cache)", ru="активации (кэш)"), self.activations),
-                (say(f"optimizer state ({self.optimizer})", ru=f"состояние оптимизатора ({self.optimizer})"),
-                 self.optimizer_state),
-                (say("total", ru="всего"), self.total)]
-
-    def to_markdown(self) -> str:
-        """Markdown table: part | bytes | MiB (2**20 bytes, two decimals), in the language being built."""
-        body = [[part, format_count(n), format_number(n / 2**20, 2)] for part, n in self.rows()]
-        return markdown_table([say("part", ru="часть"), say("bytes", ru="байт"), say("MiB", ru="МиБ")], body,
-                              align="lrr")
+        """``[(part, bytes), ...]`` for the four parts and the total, each part named in English
+        (lesson 6's tables name them in the page's language: :mod:`mlp_ref.course.counting_tables`)."""
+        return [("parameters", self.parameters), ("gradients", self.gradients),
+                ("activations (cache)", self.activations),
+                (f"optimizer state ({self.optimizer})", self.optimizer_state), ("total", self.total)]
 
 
 def memory_estimate(sizes, batch: int, dtype: str = "float32", optimizer: str = "sgd") -> MemoryEstimate:
@@ -212,7 +148,7 @@ def memory_estimate(sizes, batch: int, dtype: str = "float32", optimizer: str = 
     Returns
     -------
     MemoryEstimate
-        The four parts in bytes, ``.total``, and ``.to_markdown()``.
+        The four parts in bytes, ``.total``, and ``.rows()``.
     """
     sizes = check_layer_sizes(sizes)
     batch = check_int("batch", batch, 1)

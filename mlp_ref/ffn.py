@@ -28,8 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mlp_ref.activations import check_activation_name
-from mlp_ref.kernels import ACTIVATION_KERNELS
+from mlp_ref.activations import ACTIVATION_KERNELS, check_activation_name
 from mlp_ref.validation import ShapeError, as_float_array, check_int
 
 __all__ = ["ffn", "gated_ffn", "route_top_k", "Routing", "moe_ffn", "conv1d"]

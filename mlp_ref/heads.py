@@ -32,7 +32,7 @@ from typing import Callable
 
 import numpy as np
 
-from mlp_ref.kernels import ACTIVATION_KERNELS
+from mlp_ref.activations import ACTIVATION_KERNELS
 from mlp_ref.network import MLP, Gradients, check_mlp
 from mlp_ref.validation import ShapeError, as_float_array, check_choice
 

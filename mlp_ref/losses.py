@@ -21,21 +21,26 @@ Matched with their output activation the gradients are simple: softmax + cross e
 and sigmoid + binary cross entropy both give ``(p - y) / B`` with respect to the logits,
 and identity + MSE gives ``2 (y_hat - y) / (B K)``.
 
-Each function checks its arguments and then calls the unchecked kernel of
-:mod:`mlp_ref.kernels` that computes the loss and its gradient together.
+Each loss's formula sits just above it, in an unchecked function that computes the loss
+and its gradient together (``cross_entropy_and_grad``, ``binary_cross_entropy_and_grad``,
+``mse_and_grad``): the network's training step and the labs call those on arrays already
+checked. The public functions check their arguments once and then call them.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from mlp_ref import kernels
+from typing import Callable
+
+from mlp_ref.activations import identity, log_softmax, sigmoid, softmax
 from mlp_ref.validation import ShapeError, as_float_array, check_labels, check_weights, float_dtype
 
 __all__ = [
     "cross_entropy", "cross_entropy_grad",
     "binary_cross_entropy_with_logits", "binary_cross_entropy_with_logits_grad",
     "mse", "mse_grad",
+    "cross_entropy_and_grad", "binary_cross_entropy_and_grad", "mse_and_grad", "MLP_OUTPUTS",
 ]
 
 
@@ -68,12 +73,46 @@ def _check_regression(pred, target) -> tuple[np.ndarray, np.ndarray]:
     return p, t
 
 
-# --------------------------------------------------------------------------- public API
+# --------------------------------------------------------------------------- the losses
+
+def _reduce(per_example: np.ndarray, weights: np.ndarray | None) -> tuple[float, np.ndarray | float]:
+    """Mean (or weighted mean) of per-example losses ``(B,)``, and ``d mean / d loss_i``:
+    the number ``1 / B`` without weights, the array ``w / sum(w)`` of shape (B,) with them."""
+    if weights is None:
+        n = per_example.shape[0]
+        return float(per_example.sum() / n), 1.0 / n
+    total = weights.sum()
+    return float((weights * per_example).sum() / total), weights / total
+
+
+def _per_row(scale, ndim: int):
+    """``scale`` from :func:`_reduce`, shaped to multiply an array of ``ndim`` dimensions row by row."""
+    return scale if np.ndim(scale) == 0 else scale.reshape((-1,) + (1,) * (ndim - 1))
+
 
 def _checked_cross_entropy(logits, y, weights):
     z = as_float_array(logits, "logits", ndim=2, dtype=float_dtype(logits))
     labels = check_labels(y, z.shape[0], z.shape[1], rows_of="logits")
     return z, labels, check_weights(weights, z.shape[0], z.dtype)
+
+
+def cross_entropy_and_grad(logits: np.ndarray, y: np.ndarray, weights=None) -> tuple[float, np.ndarray]:
+    """Softmax cross entropy of labels ``y`` (B,) given ``logits`` (B, K), and its gradient;
+    unchecked (:func:`cross_entropy` checks, then calls it).
+
+    ``loss_i = -log_softmax(z_i)[y_i]``; the gradient is ``(softmax(z) - onehot(y))`` times
+    ``1 / B`` (or ``w_i / sum(w)``), shape (B, K).
+    """
+    rows = np.arange(logits.shape[0])
+    log_probs = log_softmax.kernel(logits)
+    loss, scale = _reduce(-log_probs[rows, y], weights)
+    grad = np.exp(log_probs)                              # softmax, (B, K)
+    grad[rows, y] -= 1.0                                  # p - onehot(y)
+    if weights is None:
+        grad /= logits.shape[0]
+    else:
+        grad *= scale[:, None]
+    return loss, grad
 
 
 def cross_entropy(logits, y, weights=None) -> float:
@@ -97,7 +136,7 @@ def cross_entropy(logits, y, weights=None) -> float:
     float
         The weighted mean of ``loss_i``, in nats.
     """
-    return kernels.cross_entropy(*_checked_cross_entropy(logits, y, weights))[0]
+    return cross_entropy_and_grad(*_checked_cross_entropy(logits, y, weights))[0]
 
 
 def cross_entropy_grad(logits, y, weights=None) -> np.ndarray:
@@ -117,12 +156,21 @@ def cross_entropy_grad(logits, y, weights=None) -> np.ndarray:
     -------
     numpy.ndarray, shape (B, K)
     """
-    return kernels.cross_entropy(*_checked_cross_entropy(logits, y, weights))[1]
+    return cross_entropy_and_grad(*_checked_cross_entropy(logits, y, weights))[1]
 
 
 def _checked_binary(logits, y, weights):
     z = _check_binary_logits(logits)
     return z, _check_binary_targets(y, z), check_weights(weights, z.shape[0], z.dtype)
+
+
+def binary_cross_entropy_and_grad(logits: np.ndarray, y: np.ndarray, weights=None) -> tuple[float, np.ndarray]:
+    """Binary cross entropy of targets ``y`` in [0, 1] given logits (B,) or (B, 1), and its
+    gradient ``(sigmoid(z) - y)`` times ``1 / B`` (or ``w_i / sum(w)``), the logits' shape;
+    unchecked (:func:`binary_cross_entropy_with_logits` checks, then calls it)."""
+    per = np.maximum(logits, 0) - logits * y + np.log1p(np.exp(-np.abs(logits)))
+    loss, scale = _reduce(per.reshape(per.shape[0]), weights)
+    return loss, (sigmoid.kernel(logits) - y) * _per_row(scale, logits.ndim)
 
 
 def binary_cross_entropy_with_logits(logits, y, weights=None) -> float:
@@ -144,7 +192,7 @@ def binary_cross_entropy_with_logits(logits, y, weights=None) -> float:
     float
         In nats, like :func:`cross_entropy`: ``log 2`` for ``z = 0``, whatever ``y``.
     """
-    return kernels.binary_cross_entropy(*_checked_binary(logits, y, weights))[0]
+    return binary_cross_entropy_and_grad(*_checked_binary(logits, y, weights))[0]
 
 
 def binary_cross_entropy_with_logits_grad(logits, y, weights=None) -> np.ndarray:
@@ -162,12 +210,22 @@ def binary_cross_entropy_with_logits_grad(logits, y, weights=None) -> np.ndarray
     -------
     numpy.ndarray, the shape of ``logits``
     """
-    return kernels.binary_cross_entropy(*_checked_binary(logits, y, weights))[1]
+    return binary_cross_entropy_and_grad(*_checked_binary(logits, y, weights))[1]
 
 
 def _checked_mse(pred, target, weights):
     p, t = _check_regression(pred, target)
     return p, t, check_weights(weights, p.shape[0], p.dtype)
+
+
+def mse_and_grad(pred: np.ndarray, target: np.ndarray, weights=None) -> tuple[float, np.ndarray]:
+    """Mean squared error over the ``K`` outputs of each row, averaged over the rows, and its
+    gradient ``2 (pred - target) / K`` times ``1 / B`` (or ``w_i / sum(w)``), ``pred``'s shape;
+    unchecked (:func:`mse` checks, then calls it)."""
+    diff = pred - target
+    k = 1 if diff.ndim == 1 else diff.shape[1]
+    loss, scale = _reduce((diff * diff).reshape(diff.shape[0], k).mean(axis=1), weights)
+    return loss, (2.0 / k) * diff * _per_row(scale, diff.ndim)
 
 
 def mse(pred, target, weights=None) -> float:
@@ -188,7 +246,7 @@ def mse(pred, target, weights=None) -> float:
     float
         In the squared units of ``target``.
     """
-    return kernels.mse(*_checked_mse(pred, target, weights))[0]
+    return mse_and_grad(*_checked_mse(pred, target, weights))[0]
 
 
 def mse_grad(pred, target, weights=None) -> np.ndarray:
@@ -205,4 +263,12 @@ def mse_grad(pred, target, weights=None) -> np.ndarray:
     -------
     numpy.ndarray, the shape of ``pred``
     """
-    return kernels.mse(*_checked_mse(pred, target, weights))[1]
+    return mse_and_grad(*_checked_mse(pred, target, weights))[1]
+
+
+#: MLP output head -> (the head's function, the loss it is trained with, from the logits).
+MLP_OUTPUTS: dict[str, tuple[Callable, Callable]] = {
+    "identity": (identity.kernel, mse_and_grad),
+    "sigmoid": (sigmoid.kernel, binary_cross_entropy_and_grad),
+    "softmax": (softmax.kernel, cross_entropy_and_grad),
+}

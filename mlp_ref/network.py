@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mlp_ref.activations import check_activation_name
+from mlp_ref.activations import ACTIVATION_KERNELS, check_activation_name
 from mlp_ref.initialization import get_initializer
-from mlp_ref.kernels import ACTIVATION_KERNELS, MLP_OUTPUTS
+from mlp_ref.losses import MLP_OUTPUTS
 from mlp_ref.validation import (
     ShapeError, as_float_array, as_generator, check_choice, check_dtype, check_labels, check_layer_sizes,
     check_weights, float_dtype, layer_label,
@@ -498,7 +498,7 @@ class MLP:
         """The loss of the output head and its gradient with respect to the logits.
 
         Cross entropy for softmax, binary cross entropy for sigmoid, MSE for identity, each
-        computed from the logits (:mod:`mlp_ref.kernels`) and averaged over the batch.
+        computed from the logits (:mod:`mlp_ref.losses`) and averaged over the batch.
         Unchecked, for loops that checked their data once: pass the logits of
         :meth:`forward`'s cache and targets from :meth:`check_target` (the checked way is
         :meth:`loss_and_grads`, or the functions of :mod:`mlp_ref.losses`).

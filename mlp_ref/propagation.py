@@ -16,8 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mlp_ref.activations import check_activation_name
-from mlp_ref.kernels import ACTIVATION_KERNELS
+from mlp_ref.activations import ACTIVATION_KERNELS, check_activation_name
 from mlp_ref.initialization import he_normal
 from mlp_ref.validation import ShapeError, as_float_array, as_generator, check_int, check_real
 

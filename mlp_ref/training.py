@@ -1,12 +1,11 @@
 """Training: the update rules (SGD, momentum, Adam), the training loop, and a gradient check.
 
-:func:`fit` runs mini-batch SGD with one of two engines behind one interface. By default
-it runs the readable loop, the one the lessons teach: for each batch ``net.forward``
-(keeping the cache), the loss and its gradient with respect to the logits
-(``net.loss_and_delta``), ``net.backward`` and :func:`sgd_step`. ``engine="fast"`` runs
-the same step in the optimized engine of :mod:`mlp_ref._fast` (parameters and buffers
-allocated once, no checks inside the loop); a test runs both on the same seed and asserts
-the same history and weights, to rounding.
+:func:`fit` runs mini-batch SGD. Its step is written out in the loop as lesson 5 teaches it:
+for each batch ``net.forward`` (keeping the cache), the loss and its gradient with respect to
+the logits (``net.loss_and_delta``), ``net.backward`` and :func:`sgd_step`. ``engine="fast"``
+computes the same step in :class:`mlp_ref._fast.FastEngine` instead (parameters and buffers
+allocated once, no checks inside the loop); a test runs both on the same seed and asserts the
+same history and weights, to rounding.
 """
 
 from __future__ import annotations
@@ -21,7 +20,7 @@ from mlp_ref.network import MLP, Gradients, check_mlp
 from mlp_ref.validation import ShapeError, as_generator, check_choice, check_int, check_real, count_non_finite
 
 __all__ = ["sgd_step", "MomentumState", "momentum_step", "AdamState", "adam_step", "fit", "History", "grad_check",
-           "central_difference", "ENGINES", "ReadableEngine"]
+           "central_difference", "ENGINES"]
 
 
 # --------------------------------------------------------------------------- one step
@@ -259,53 +258,6 @@ class History:
     best_epoch: int = -1
 
 
-class ReadableEngine:
-    """fit's default engine: the lessons' training step, on the network itself.
-
-    Same interface as :class:`mlp_ref._fast.FastEngine`: :meth:`step`, :meth:`evaluate`,
-    :meth:`snapshot`, :meth:`restore`.
-    """
-
-    def __init__(self, net: MLP):
-        self.net = net
-
-    def step(self, X: np.ndarray, y: np.ndarray, rows: np.ndarray, lr: float) -> tuple[float, int]:
-        """One SGD step on the rows ``rows`` of checked data: (summed loss, number correct),
-        both measured before the update."""
-        net = self.net
-        out, cache = net.forward(X[rows], keep_cache=True)                  # z_l and a_l, l = 1..L
-        loss, delta = net.loss_and_delta(cache.pre_activations[-1], y[rows])  # mean loss, dLoss/dz_L
-        if not math.isfinite(loss):
-            raise FloatingPointError(f"the loss became {loss} (train)")
-        grads = net.backward(cache, delta)                                  # dLoss/dW_l, dLoss/db_l
-        sgd_step(net, grads, lr)                                            # W_l -= lr dW_l, b_l -= lr db_l
-        return loss * len(rows), _n_correct(net, out, y[rows])
-
-    def evaluate(self, X: np.ndarray, y: np.ndarray, batch_size: int) -> tuple[float, float]:
-        """Mean loss and accuracy on checked data, ``batch_size`` rows at a time.
-
-        In chunks rather than all rows at once only for speed: a product with a few hundred
-        rows is where a multi-threaded BLAS starts using several threads, and on a busy
-        machine that costs several times what the same products cost on one.
-        """
-        net, loss_sum, correct = self.net, 0.0, 0
-        for start in range(0, len(X), batch_size):
-            x, target = X[start:start + batch_size], y[start:start + batch_size]
-            out, cache = net.forward(x, keep_cache=True)
-            loss_sum += net.loss_and_delta(cache.pre_activations[-1], target)[0] * len(x)
-            correct += _n_correct(net, out, target)
-        return loss_sum / len(X), _accuracy(net, correct, len(X))
-
-    def snapshot(self) -> list[np.ndarray]:
-        """A copy of the weights and biases as they are now."""
-        return [p.copy() for p in self.net.weights + self.net.biases]
-
-    def restore(self, snapshot: list[np.ndarray]) -> None:
-        """Copy ``snapshot`` back into the network's weights and biases."""
-        for p, saved in zip(self.net.weights + self.net.biases, snapshot):
-            p[...] = saved
-
-
 def _n_correct(net: MLP, out: np.ndarray, target: np.ndarray) -> int:
     """Number of rows whose prediction from the outputs ``out`` matches the target (0 for identity)."""
     if net.output == "identity":
@@ -318,8 +270,33 @@ def _accuracy(net: MLP, correct: int, n: int) -> float:
     return correct / n if net.output != "identity" else float("nan")
 
 
+def _evaluate(net: MLP, X: np.ndarray, y: np.ndarray, batch_size: int) -> tuple[float, float]:
+    """Mean loss and accuracy on checked data, ``batch_size`` rows at a time.
+
+    In chunks rather than all rows at once only for speed: a product with a few hundred rows
+    is where a multi-threaded BLAS starts using several threads, and on a busy machine that
+    costs several times what the same products cost on one.
+    """
+    loss_sum, correct = 0.0, 0
+    for start in range(0, len(X), batch_size):
+        x, target = X[start:start + batch_size], y[start:start + batch_size]
+        out, cache = net.forward(x, keep_cache=True)
+        loss_sum += net.loss_and_delta(cache.pre_activations[-1], target)[0] * len(x)
+        correct += _n_correct(net, out, target)
+    return loss_sum / len(X), _accuracy(net, correct, len(X))
+
+
+def _restore(net: MLP, fast: FastEngine | None, saved: list[np.ndarray]) -> None:
+    """Copy ``saved`` back into the network's weights and biases (and the fast engine's arrays)."""
+    if fast is not None:
+        fast.restore(saved)
+        return
+    for p, value in zip(net.weights + net.biases, saved):
+        p[...] = value
+
+
 #: fit's engines, by name; the first is the default.
-ENGINES = {"readable": ReadableEngine, "fast": FastEngine}
+ENGINES = ("readable", "fast")
 
 
 def fit(net: MLP, X_train, y_train, X_val, y_val, epochs: int, batch_size: int, lr: float,
@@ -351,10 +328,10 @@ def fit(net: MLP, X_train, y_train, X_val, y_val, epochs: int, batch_size: int, 
         Show a tqdm progress bar over epochs (tqdm is imported only then).
     engine : {"readable", "fast"}
         ``"readable"`` (the default) trains with the network's own public methods, batch by
-        batch: ``forward``, ``loss_and_delta``, ``backward``, :func:`sgd_step`
-        (:class:`ReadableEngine`). ``"fast"`` computes the same steps in preallocated
-        arrays with no checks inside the loop (:class:`mlp_ref._fast.FastEngine`), several
-        times faster on small networks; the two agree to rounding.
+        batch, as written in the loop: ``forward``, ``loss_and_delta``, ``backward``,
+        :func:`sgd_step`. ``"fast"`` computes the same steps in preallocated arrays with no
+        checks inside the loop (:class:`mlp_ref._fast.FastEngine`), several times faster on
+        small networks; the two agree to rounding.
 
     Returns
     -------
@@ -369,7 +346,7 @@ def fit(net: MLP, X_train, y_train, X_val, y_val, epochs: int, batch_size: int, 
         For an unknown ``engine`` (the message lists the choices) or a bad setting.
     """
     check_mlp(net)
-    engine = ENGINES[check_choice("engine", engine, list(ENGINES))](net)
+    engine = check_choice("engine", engine, list(ENGINES))
     X_train = net.check_X(X_train, "X_train")
     y_train = net.check_target(y_train, X_train.shape[0], "y_train", rows_of="X_train")
     X_val = net.check_X(X_val, "X_val")
@@ -386,7 +363,9 @@ def fit(net: MLP, X_train, y_train, X_val, y_val, epochs: int, batch_size: int, 
 
     n = X_train.shape[0]
     history = History()
-    initial = best = engine.snapshot()
+    fast = FastEngine(net) if engine == "fast" else None   # the same steps, in arrays of its own
+    params = fast.params if fast else net.weights + net.biases  # the arrays the steps update in place
+    initial = best = [p.copy() for p in params]
     best_loss = math.inf
     for epoch in epoch_iter:
         order = rng.permutation(n)           # a new order every epoch
@@ -394,14 +373,25 @@ def fit(net: MLP, X_train, y_train, X_val, y_val, epochs: int, batch_size: int, 
         try:
             for start in range(0, n, batch_size):
                 rows = order[start:start + batch_size]  # the last batch may be smaller
-                batch_loss, batch_correct = engine.step(X_train, y_train, rows, lr)
-                loss_sum += batch_loss
+                if fast:
+                    loss, batch_correct = fast.step(X_train, y_train, rows, lr)
+                else:  # one step of gradient descent, as lesson 5 writes it
+                    X, y = X_train[rows], y_train[rows]
+                    out, cache = net.forward(X, keep_cache=True)                     # z_l and a_l, l = 1..L
+                    loss, delta = net.loss_and_delta(cache.pre_activations[-1], y)   # mean loss, dLoss/dz_L
+                    if not math.isfinite(loss):
+                        raise FloatingPointError(f"the loss became {loss} (train)")
+                    grads = net.backward(cache, delta)                               # dLoss/dW_l, dLoss/db_l
+                    sgd_step(net, grads, lr)                                         # W_l -= lr dW_l, b_l -= lr db_l
+                    batch_correct = _n_correct(net, out, y)
+                loss_sum += loss * len(rows)
                 correct += batch_correct
-            val_loss, val_accuracy = engine.evaluate(X_val, y_val, batch_size)
+            val_loss, val_accuracy = (fast.evaluate(X_val, y_val, batch_size) if fast
+                                      else _evaluate(net, X_val, y_val, batch_size))
             if not (np.isfinite(loss_sum) and np.isfinite(val_loss)):
                 raise FloatingPointError(f"the loss became {loss_sum / n} (train), {val_loss} (validation)")
         except FloatingPointError as error:
-            engine.restore(initial)
+            _restore(net, fast, initial)
             raise FloatingPointError(f"fit: {error} in epoch {epoch}; lower the learning rate (lr={lr})") from None
         history.train_loss.append(loss_sum / n)
         history.train_accuracy.append(_accuracy(net, correct, n))
@@ -409,10 +399,10 @@ def fit(net: MLP, X_train, y_train, X_val, y_val, epochs: int, batch_size: int, 
         history.val_accuracy.append(val_accuracy)
         if val_loss < best_loss:
             best_loss, history.best_epoch = val_loss, epoch
-            best = engine.snapshot()
+            best = [p.copy() for p in params]
         if progress:
             epoch_iter.set_postfix(train_loss=f"{loss_sum / n:.4f}", val_loss=f"{val_loss:.4f}")
-    engine.restore(best)
+    _restore(net, fast, best)
     return history
 
 

@@ -14,7 +14,8 @@ Configurations: each published model is one ``TransformerConfig`` (``CONFIGS``: 
 its layout, its source and what it leaves out), and ``breakdown(config)`` returns a
 ``Breakdown`` (rows of component, count and share). ``transformer_base()``, ``gpt2_small()``,
 ``qwen3_0_6b()`` and ``deepseek_v3()`` are the breakdowns of the four. Lesson 6's parameter
-counter recounts the same objects with changed sizes, in the reader's browser.
+counter recounts the same objects with changed sizes, in the reader's browser; its tables and
+their Russian words are page code (:mod:`mlp_ref.course.counting_tables`).
 """
 
 from __future__ import annotations
@@ -22,8 +23,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from mlp_ref.course.i18n import language, say
-from mlp_ref.course.tables import format_count, format_number, markdown_table
 from mlp_ref.validation import check_int
 
 
@@ -220,14 +219,12 @@ def embedding_params(vocab: int, d: int, *, tied: bool = True, context: int | No
 class Component:
     """One line of a breakdown: a component, its parameter count and its share of the total.
 
-    ``component`` names it in English (``Breakdown[...]`` looks it up by that name on both
-    editions); ``component_ru`` is what a Russian page's table calls it.
+    ``component`` names it (``Breakdown[...]`` looks a row up by that name).
     """
 
     component: str
     count: int
     share: float
-    component_ru: str
 
 
 @dataclass(frozen=True)
@@ -236,68 +233,37 @@ class Breakdown:
 
     Attributes
     ----------
-    model : str
+    config : TransformerConfig
+        The sizes counted.
     rows : tuple of Component
         The components; their counts sum to ``total``.
     active : int or None
         Parameters used per token (mixture-of-experts models), else None.
-    leaves_out_en, leaves_out_ru : str
-        What the estimate does not count, in English and in Russian (None when the
-        configuration has no Russian); :attr:`leaves_out` says it in the edition's language.
     """
 
-    model: str
+    config: TransformerConfig
     rows: tuple[Component, ...]
     active: int | None
-    leaves_out_en: str
-    leaves_out_ru: str | None = None
+
+    @property
+    def model(self) -> str:
+        """The model's display name (``config.model``)."""
+        return self.config.model
+
+    @property
+    def leaves_out(self) -> str:
+        """What the estimate does not count (``config.leaves_out``)."""
+        return self.config.leaves_out
 
     @property
     def total(self) -> int:
         return sum(row.count for row in self.rows)
-
-    @property
-    def leaves_out(self) -> str:
-        """What the estimate does not count, in the language being built (a page's sentence says it)."""
-        if self.leaves_out_ru is None and language() == "en":
-            return self.leaves_out_en  # a configuration made without Russian: English needs none
-        return say(self.leaves_out_en, ru=self.leaves_out_ru)
-
-    @staticmethod
-    def labels() -> dict:
-        """The words of :meth:`to_markdown` in the language being built: ``headers`` (three
-        columns), ``total`` and ``active`` (the labels of the last rows). Lesson 6's parameter
-        counter shows them too.
-
-        Returns
-        -------
-        dict
-            ``{"headers": [str, str, str], "total": str, "active": str}``.
-        """
-        return {"headers": [say("component", ru="часть"), say("parameters", ru="параметры"),
-                            say("share (%)", ru="доля (%)")],
-                "total": say("total", ru="всего"), "active": say("active per token", ru="активные на токен")}
 
     def __getitem__(self, component: str) -> Component:
         for row in self.rows:
             if row.component == component:
                 return row
         raise KeyError(f"no component {component!r}; components are {[r.component for r in self.rows]}")
-
-    def to_markdown(self, precision: int = 1) -> str:
-        """Markdown table: component | parameters | share (%), plus a total row.
-
-        A page's table: its words (:meth:`labels`, each component's name) are in the language
-        being built.
-        """
-        labels = self.labels()
-        body = [[say(r.component, ru=r.component_ru), format_count(r.count), format_number(100 * r.share, precision)]
-                for r in self.rows]
-        body.append([labels["total"], format_count(self.total), format_number(100.0, precision)])
-        if self.active is not None:
-            body.append([labels["active"], format_count(self.active),
-                         format_number(100 * self.active / self.total, precision)])
-        return markdown_table(labels["headers"], body, align="lrr")
 
 
 def mla_params(d: int = 7168, n_heads: int = 128, q_lora_rank: int = 1536, kv_lora_rank: int = 512,
@@ -335,13 +301,6 @@ def mla_params(d: int = 7168, n_heads: int = 128, q_lora_rank: int = 1536, kv_lo
             + n_heads * v_head_dim * d)
 
 
-def _breakdown(model: str, parts: list[tuple[str, str, int]], leaves_out: tuple[str, str | None],
-               active: int | None = None) -> Breakdown:
-    total = sum(count for _, _, count in parts)
-    rows = tuple(Component(name, count, count / total, name_ru) for name, name_ru, count in parts)
-    return Breakdown(model, rows, active, *leaves_out)
-
-
 # --- published configurations -------------------------------------------------------
 
 
@@ -374,8 +333,6 @@ class TransformerConfig:
         The fields the parameter counter lets a reader change.
     leaves_out : str
         What the estimate does not count.
-    leaves_out_ru : str or None
-        The same in Russian, for the Russian edition's pages (every one of :data:`CONFIGS` has it).
     """
 
     family: str
@@ -395,27 +352,7 @@ class TransformerConfig:
     top_k: int = 0
     d_expert: int = 0
     editable: tuple[str, ...] = ("d_model", "d_ff", "n_heads", "n_kv_heads", "layers", "vocab")
-    leaves_out_ru: str | None = None
 
-    @property
-    def labels(self) -> dict[str, str]:
-        """Field -> what the counter's control calls it, in the language being built."""
-        return {name: field_label(name) for name in self.editable}
-
-
-#: What a reader sees next to each editable field of a configuration (:data:`FIELD_LABELS_RU`
-#: on a Russian page).
-FIELD_LABELS = {"d_model": "d_model (width)", "d_ff": "d_ff (FFN inner width)", "n_heads": "heads",
-                "n_kv_heads": "key-value heads", "layers": "layers", "vocab": "vocabulary",
-                "n_experts": "routed experts", "top_k": "experts active per token (top-k)"}
-FIELD_LABELS_RU = {"d_model": "d_model (ширина)", "d_ff": "d_ff (внутренняя ширина FFN)", "n_heads": "число голов",
-                   "n_kv_heads": "число голов ключей-значений", "layers": "число слоёв", "vocab": "размер словаря",
-                   "n_experts": "маршрутизируемых экспертов", "top_k": "активных экспертов на токен (top-k)"}
-
-
-def field_label(name: str) -> str:
-    """What the parameter counter calls field ``name`` of a configuration, in the language being built."""
-    return say(FIELD_LABELS[name], ru=FIELD_LABELS_RU[name])
 
 #: Row labels of each family's breakdown, with the configuration's fields in braces
 #: (``moe_layers`` is ``layers - dense_layers``). The counter fills in the same templates.
@@ -434,30 +371,6 @@ ROW_LABELS = {
                     "dense FFN, {dense_layers} layers", "routed experts, {moe_layers} layers x {n_experts}",
                     "shared expert, {moe_layers} layers x {n_shared}", "routers, {moe_layers} layers", "RMSNorms"),
 }
-#: The same labels on a Russian page, template for template. The counts in them follow a colon
-#: («слоёв: 58»), so that the noun need not agree with a number the reader can change.
-ROW_LABELS_RU = {
-    "encoder-decoder": ("эмбеддинг токенов (общий, связан с выходным слоем)", "самовнимание энкодера", "FFN энкодера",
-                        "самовнимание декодера", "перекрёстное внимание декодера", "FFN декодера",
-                        "нормализации LayerNorm"),
-    "gpt2": ("эмбеддинг токенов (связан с выходным слоем)", "позиционный эмбеддинг",
-             "внимание (q, k, v, o со смещениями)", "FFN {d_model} -> {d_ff} -> {d_model} со смещениями",
-             "нормализации LayerNorm (масштаб и сдвиг)"),
-    "qwen3": ("эмбеддинг токенов (связан с выходным слоем)", "внимание (q, k, v, o; GQA {n_heads}/{n_kv_heads})",
-              "RMSNorm для q и k (в каждом слое по вектору масштаба ширины {head_dim} для q и для k, "
-              "общему для всех голов)",
-              "FFN (SwiGLU {d_model} -> {d_ff})", "RMSNorm (2 на слой + финальная)"),
-    "deepseek-v3": ("эмбеддинг токенов", "выходной слой (несвязанный)", "внимание (MLA), слоёв: {layers}",
-                    "плотный FFN, слоёв: {dense_layers}",
-                    "маршрутизируемые эксперты, слоёв x экспертов: {moe_layers} x {n_experts}",
-                    "общий эксперт, слоёв x экспертов: {moe_layers} x {n_shared}", "маршрутизаторы, слоёв: {moe_layers}",
-                    "нормализации RMSNorm"),
-}
-
-
-def row_label_templates(family: str) -> tuple[str, ...]:
-    """The row labels of ``family``'s breakdown, in the language being built, with fields in braces."""
-    return tuple(say(en, ru=ru) for en, ru in zip(ROW_LABELS[family], ROW_LABELS_RU[family], strict=True))
 
 
 def _head_dim(c: TransformerConfig) -> int:
@@ -510,8 +423,8 @@ _FAMILIES = {"encoder-decoder": _encoder_decoder, "gpt2": _gpt2, "qwen3": _qwen3
 
 
 def row_labels(config: TransformerConfig, labels: dict[str, tuple[str, ...]] = ROW_LABELS) -> list[str]:
-    """The labels of ``config``'s breakdown rows: :data:`ROW_LABELS` (or ``labels``, such as
-    :data:`ROW_LABELS_RU`) filled with its fields."""
+    """The labels of ``config``'s breakdown rows: :data:`ROW_LABELS` (or ``labels``, templates
+    for the same rows in another language) filled with its fields."""
     fields = {name: getattr(config, name) for name in config.__dataclass_fields__}
     fields["head_dim"] = _head_dim(config)
     fields["moe_layers"] = config.layers - config.dense_layers
@@ -540,8 +453,9 @@ def breakdown(config: TransformerConfig) -> Breakdown:
     for name in config.editable:
         check_int(name, getattr(config, name), 1)
     counts, active = _FAMILIES[config.family](config)
-    parts = list(zip(row_labels(config), row_labels(config, ROW_LABELS_RU), counts, strict=True))
-    return _breakdown(config.model, parts, (config.leaves_out, config.leaves_out_ru), active=active)
+    total = sum(counts)
+    rows = tuple(Component(name, count, count / total) for name, count in zip(row_labels(config), counts, strict=True))
+    return Breakdown(config, rows, active)
 
 
 #: The base model of "Attention Is All You Need" (Vaswani et al., 2017): d = 512, d_ff = 2048,
@@ -554,8 +468,7 @@ def breakdown(config: TransformerConfig) -> Breakdown:
 #: Table 3; we do not know the exact configuration behind that figure.
 TRANSFORMER_BASE = TransformerConfig(
     "encoder-decoder", "Transformer base (2017)", d_model=512, d_ff=2048, n_heads=8, n_kv_heads=8, layers=6,
-    vocab=37_000, leaves_out="a final encoder/decoder norm; exact vocabulary size (37,000 is approximate)",
-    leaves_out_ru="финальную нормализацию энкодера и декодера; точный размер словаря (37\u202f000 — приблизительно)")
+    vocab=37_000, leaves_out="a final encoder/decoder norm; exact vocabulary size (37,000 is approximate)")
 
 #: GPT-2 small (124M; Radford et al., 2019, and the released checkpoint): d = 768, 12 layers,
 #: 12 heads, d_ff = 3072, biases everywhere, vocabulary 50,257, 1,024 learned positions, two
@@ -563,7 +476,7 @@ TRANSFORMER_BASE = TransformerConfig(
 #: 124,439,808, is the parameter count of the released checkpoint.
 GPT2_SMALL = TransformerConfig(
     "gpt2", "GPT-2 small", d_model=768, d_ff=3072, n_heads=12, n_kv_heads=12, layers=12, vocab=50_257,
-    context=1024, leaves_out="nothing with parameters", leaves_out_ru="ни одной части с параметрами")
+    context=1024, leaves_out="nothing with parameters")
 
 #: Qwen3-0.6B (Qwen team, 2025; the model card and ``config.json``): d = 1024, 28 layers,
 #: SwiGLU FFN with inner width 3072 and no biases, 16 query heads and 8 key-value heads of
@@ -574,7 +487,7 @@ GPT2_SMALL = TransformerConfig(
 #: 440,467,456.
 QWEN3_0_6B = TransformerConfig(
     "qwen3", "Qwen3-0.6B", d_model=1024, d_ff=3072, n_heads=16, n_kv_heads=8, layers=28, vocab=151_936,
-    head_dim=128, leaves_out="nothing with parameters", leaves_out_ru="ни одной части с параметрами")
+    head_dim=128, leaves_out="nothing with parameters")
 
 #: DeepSeek-V3 (DeepSeek-AI, 2024; the technical report and ``config.json``): d = 7168, 61
 #: layers, vocabulary 129,280, untied output head, MLA in every layer (:func:`mla_params`, 128
@@ -587,8 +500,7 @@ DEEPSEEK_V3 = TransformerConfig(
     "deepseek-v3", "DeepSeek-V3", d_model=7168, d_ff=18_432, n_heads=128, n_kv_heads=128, layers=61,
     vocab=129_280, dense_layers=3, n_experts=256, n_shared=1, top_k=8, d_expert=2048,
     editable=("d_model", "d_ff", "n_heads", "layers", "vocab", "n_experts", "top_k"),
-    leaves_out="the MTP module (about 14B) and FP8 scaling factors",
-    leaves_out_ru="модуль MTP (около 14B) и масштабирующие множители FP8")
+    leaves_out="the MTP module (about 14B) and FP8 scaling factors")
 
 #: The configurations of the page's tables, in the page's order.
 CONFIGS = (GPT2_SMALL, TRANSFORMER_BASE, QWEN3_0_6B, DEEPSEEK_V3)

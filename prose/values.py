@@ -32,6 +32,7 @@ from mlp_ref.labs.charlm.experiment import CharLMSettings
 from mlp_ref.labs.charlm.data import split_words
 from mlp_ref.course.i18n import language, ru_plural
 from mlp_ref.course.tables import format_count, format_number
+from mlp_ref.course.trace import trace
 from mlp_ref.labs.digits.experiment import LATE_EPOCHS, PARITY_TOLERANCE, DigitsSettings
 
 
@@ -236,7 +237,7 @@ def l3() -> dict:
                 if isinstance(node, ast.FunctionDef) and "NotImplementedError" in ast.unparse(node)]
     shape = lambda s: ", ".join(map(str, s))  # noqa: E731
     return {
-        "steps": _word(len(mlp_ref.trace(net, x[None, :])) - 1),   # "four lines", "four steps"
+        "steps": _word(len(trace(net, x[None, :])) - 1),   # "four lines", "four steps"
         "barely_row": _number(barely_rows[0]),                        # "Row 3"
         "dead_row": _number(dead_rows[0]),                            # "Row 4"
         "single_row": _number(single_rows[0]),                        # "Row 1 is the single example"

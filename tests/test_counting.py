@@ -1,10 +1,11 @@
-"""Tests of mlp_ref.counting: parameter counts and per-layer tables."""
+"""Tests of mlp_ref.counting: parameter counts, per-layer counts and training memory (the pages'
+tables of them are tested in tests/course/test_counting_tables.py)."""
 
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from mlp_ref.counting import count_params, layer_table, layer_table_markdown, memory_estimate
+from mlp_ref.counting import count_params, layer_table, memory_estimate
 
 
 @pytest.mark.parametrize("sizes, expected", [
@@ -50,19 +51,6 @@ def test_layer_table_rows():
     assert table.total == 109_386
 
 
-def test_layer_table_markdown_has_total_row():
-    lines = layer_table_markdown([2, 3, 1]).splitlines()
-    assert lines[0].split("|")[1].strip() == "layer"
-    cells = [c.strip() for c in lines[2].split("|")[1:-1]]
-    assert cells == ["1", "(2, 3)", "6", "3", "9"]
-    total = [c.strip() for c in lines[-1].split("|")[1:-1]]
-    assert total == ["total", "", "9", "4", "13"]
-
-
-def test_layer_table_markdown_uses_thousands_separators():
-    assert "101,770" in layer_table([784, 128, 10]).to_markdown()
-
-
 def test_memory_estimate_by_hand():
     # [2, 3, 1]: P = 2*3 + 3 + 3*1 + 1 = 13; cache for B = 5: X 5*2 + z,a 2*5*3 + z,a 2*5*1 = 50 floats
     est = memory_estimate([2, 3, 1], batch=5, dtype="float64", optimizer="adam")
@@ -84,39 +72,13 @@ def test_memory_estimate_scales_with_dtype_and_optimizer(dtype, size, optimizer,
     assert est.activations == 32 * (784 + 2 * (128 + 64 + 10)) * size
 
 
-def test_memory_estimate_markdown():
-    md = memory_estimate([2, 3, 1], batch=5, dtype="float64", optimizer="sgd").to_markdown()
-    rows = [[c.strip() for c in line.split("|")[1:-1]] for line in md.splitlines()[2:]]
-    assert rows[0] == ["parameters", "104", "0.00"]
-    assert rows[2] == ["activations (cache)", "400", "0.00"]
-    assert rows[-1][0:2] == ["total", "608"]
-    big = memory_estimate([784, 128, 64, 10], batch=1, dtype="float64", optimizer="sgd")
-    # params + grads 2 * 109,386 * 8 = 1,750,176; cache (784 + 2 * 202) * 8 = 9,504; sum / 2**20 = 1.678...
-    assert big.to_markdown().splitlines()[-1].replace(" ", "") == "|total|1,759,680|1.68|"
-
-
-def _cells(markdown: str) -> list[list[str]]:
-    return [[c.strip() for c in line.split("|")[1:-1]] for line in markdown.splitlines()]
-
-
-def test_a_russian_page_says_the_tables_words_in_russian_and_a_readers_run_stays_english(monkeypatch):
-    """The tables are a page's generated tables (their words in the page's language, as
-    hooks/edition.py sets MLP_LANG); outside a build, as in a reader's run, they are English."""
-    table, estimate = layer_table([784, 128, 10]), memory_estimate([2, 3, 1], batch=5, optimizer="adam")
-    english = (table.to_markdown(), estimate.to_markdown(), estimate.rows())
-    assert [part for part, _ in english[2]] == ["parameters", "gradients", "activations (cache)",
-                                                "optimizer state (adam)", "total"]
+def test_memory_estimate_rows_name_the_parts_and_sum_to_the_total(monkeypatch):
+    """The parts in English whatever edition is being built: the core says no page's words."""
+    est = memory_estimate([2, 3, 1], batch=5, dtype="float64", optimizer="adam")
+    assert est.rows() == [("parameters", 104), ("gradients", 104), ("activations (cache)", 400),
+                          ("optimizer state (adam)", 208), ("total", 816)]
     monkeypatch.setenv("MLP_LANG", "ru")
-    cells = _cells(table.to_markdown())
-    assert cells[0] == ["слой", "форма W (d_in, d_out)", "веса", "смещения", "всего"]
-    assert cells[-1] == ["всего", "", "101\u202f632", "138", "101\u202f770"]
-    assert [part for part, _ in estimate.rows()] == ["параметры", "градиенты", "активации (кэш)",
-                                                     "состояние оптимизатора (adam)", "всего"]
-    assert [n for _, n in estimate.rows()] == [n for _, n in english[2]]
-    assert _cells(estimate.to_markdown())[0] == ["часть", "байт", "МиБ"]
-    assert table.labels()["headers"] == cells[0] and table.labels()["total"] == "всего"
-    monkeypatch.delenv("MLP_LANG")
-    assert (table.to_markdown(), estimate.to_markdown(), estimate.rows()) == english
+    assert est.rows()[0] == ("parameters", 104)
 
 
 @pytest.mark.parametrize("kwargs, match", [

@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 import mlp_ref.activations
-import mlp_ref.kernels
 from mlp_ref import MLP, fit, grad_check, sgd_step
 from mlp_ref.network import Gradients
 
@@ -234,8 +233,8 @@ def test_grad_check_catches_a_wrong_derivative(monkeypatch):
     rng = np.random.default_rng(6)
     net = MLP([4, 6, 3], activation="tanh", output="softmax", seed=3)
     X, y = rng.normal(size=(5, 4)), rng.integers(0, 3, 5)
-    tanh, _ = mlp_ref.kernels.ACTIVATION_KERNELS["tanh"]
-    monkeypatch.setitem(mlp_ref.kernels.ACTIVATION_KERNELS, "tanh", (tanh, lambda z: 1.0 - tanh(z)))  # wrong
+    tanh, _ = mlp_ref.activations.ACTIVATION_KERNELS["tanh"]
+    monkeypatch.setitem(mlp_ref.activations.ACTIVATION_KERNELS, "tanh", (tanh, lambda z: 1.0 - tanh(z)))  # wrong
     assert grad_check(net, X, y) > 1e-2
 
 

@@ -27,7 +27,9 @@ import numpy as np
 import pytest
 
 import mlp_ref
-from mlp_ref.course.trace import format_value
+from mlp_ref.course.counting_tables import breakdown_markdown, layer_table_markdown
+from mlp_ref.course.tables import format_number
+from mlp_ref.course.trace import format_value, trace
 from mlp_ref.course.widgets import WIDGETS
 from tests.page_blocks import STATS
 from tests.browser_visits import PageVisit, page_url
@@ -225,7 +227,7 @@ READ_TRACE = """
 def check_network(reading: dict, values: dict, output: str) -> list[str]:
     net = _net(values, output)
     x = np.array([[values["x1"], values["x2"]]])
-    steps = mlp_ref.trace(net, x)
+    steps = trace(net, x)
     problems = []
     expected_rows = [[s.name, s.expression, str(s.shape), format_value(s.value, 4)[0]] for s in steps]
     if reading["rows"] != expected_rows:
@@ -348,8 +350,8 @@ def check_activation(rows, name: str, z: float, entries) -> list[str]:
             scale = max(1.0, abs(z)) * (4 if row == "gelu-difference" else 1)
             if not close("activation-explorer", js, py, scale):
                 problems.append(f"{row}({z!r}): {js!r} != {py!r}")
-            if text != mlp_ref.format_number(py, 4):
-                problems.append(f"{row}({z!r}) shown {text!r}, the page's table writes {mlp_ref.format_number(py, 4)!r}")
+            if text != format_number(py, 4):
+                problems.append(f"{row}({z!r}) shown {text!r}, the page's table writes {format_number(py, 4)!r}")
     return problems
 
 
@@ -421,7 +423,7 @@ def check_mlp(reading, text: str) -> list[str]:
             return [f"{text!r}: mlp_ref refuses it, the widget shows {reading['mlp']} / {reading['mlpError']!r}"]
         return []
     sizes = [int(token) for token in text.split(",")]
-    expected = markdown_cells(mlp_ref.layer_table(sizes).to_markdown())
+    expected = markdown_cells(layer_table_markdown(sizes))
     return [] if reading["mlp"] == expected and not reading["mlpError"] else [f"{text!r}: {reading['mlp']} != {expected}"]
 
 
@@ -443,7 +445,7 @@ def transformer_settings(rng: random.Random, n: int) -> list[tuple[int, dict]]:
 
 def check_transformer(reading, k: int, changes: dict) -> list[str]:
     try:
-        expected = markdown_cells(mlp_ref.breakdown(replace(mlp_ref.CONFIGS[k], **changes)).to_markdown())
+        expected = markdown_cells(breakdown_markdown(mlp_ref.breakdown(replace(mlp_ref.CONFIGS[k], **changes))))
     except ValueError:
         if reading["tf"] or not reading["tfError"]:
             return [f"{k} {changes}: mlp_ref refuses it, the widget shows {reading['tf']}"]

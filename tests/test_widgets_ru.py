@@ -27,6 +27,7 @@ from html import unescape
 import pytest
 
 import mlp_ref
+from mlp_ref.course.counting_tables import breakdown_markdown, layer_table_markdown
 from mlp_ref.course.widgets import WIDGETS, widget_html
 from tests import editions, pagekit
 from tests.browser_visits import PageVisit, page_url
@@ -164,7 +165,7 @@ def words_of(config: dict) -> list[str]:
 def english_words(english: dict, russian: dict) -> list[str]:
     """The English widget's words that must not show on the Russian page: each template's
     fixed parts (its {fields} are values), those with a word in them, unless the Russian
-    widget's own words say the same (a name such as "FFN" or "mlp_ref.trace")."""
+    widget's own words say the same (a name such as "FFN" or "mlp_ref.course.trace")."""
     said_in_russian = "\n".join(TEMPLATE_FIELD.sub("", text) for text in words_of(russian))
     parts = {part.strip(" ,.:;") for text in words_of(english) for part in TEMPLATE_FIELD.split(text)}
     return sorted(part for part in parts if re.search(r"[A-Za-z]{3,}", part) and part not in said_in_russian)
@@ -236,14 +237,14 @@ def markdown_cells(table: str) -> list[list[str]]:
 
 def test_the_russian_counter_fills_in_the_russian_pages_tables(readings, monkeypatch):
     """The parameter counter "fills in the same tables as this page": on the Russian page, the
-    page's own Russian tables (LayerTable and Breakdown rendering), cell for cell."""
+    page's own Russian tables (layer_table_markdown and breakdown_markdown), cell for cell."""
     steps = dict(zip(map(json.dumps, SETTINGS["parameter-counter"]), readings["parameter-counter", "ru"]["steps"]))
     monkeypatch.setenv("MLP_LANG", "ru")
     mlp = steps[json.dumps([["input[type=text]", "784, 128, 10"]])]["tables"][0]
-    assert mlp == markdown_cells(mlp_ref.layer_table([784, 128, 10]).to_markdown())
+    assert mlp == markdown_cells(layer_table_markdown([784, 128, 10]))
     for k, config in enumerate(mlp_ref.CONFIGS):
         shown_table = steps[json.dumps([["select", str(k)]])]["tables"][1]
-        assert shown_table == markdown_cells(mlp_ref.breakdown(config).to_markdown()), config.model
+        assert shown_table == markdown_cells(breakdown_markdown(mlp_ref.breakdown(config))), config.model
 
 
 @pytest.mark.parametrize("name", list(WIDGETS))

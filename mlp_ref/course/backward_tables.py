@@ -1,6 +1,6 @@
 """Tables for lesson 5's pages: the backward pass written out by hand, and its cost.
 
-Page rendering, not math: each function returns Markdown (via :func:`mlp_ref.markdown_table`)
+Page rendering, not math: each function returns Markdown (via :func:`mlp_ref.course.tables.markdown_table`)
 built from the math of :meth:`MLP.backward` and :mod:`mlp_ref.multiply_adds`.
 
 :func:`backward_by_hand` recomputes every entry of the backward pass of a one-hidden-layer

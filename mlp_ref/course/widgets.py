@@ -27,11 +27,10 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from mlp_ref.counting import LayerTable
+from mlp_ref.course.counting_tables import breakdown_labels, breakdown_markdown, layer_table_labels, row_label_templates
 from mlp_ref.course.i18n import LANGUAGES, THOUSANDS, language, say
 from mlp_ref.course.trace import DEFAULT_PRECISION, INPUT, column_headers, said_expression
-from mlp_ref.transformer_counts import (FIELD_LABELS, ROW_LABELS, Breakdown, TransformerConfig, field_label,
-                                       row_label_templates)
+from mlp_ref.transformer_counts import ROW_LABELS, TransformerConfig
 
 
 @dataclass(frozen=True)
@@ -106,9 +105,9 @@ def _network_text() -> dict:
                        ru="ŷ на квадрате входов (x1 вправо, x2 вверх, от {low} до {high}): синий — 0 и меньше, "
                           "оранжевый — 1 и больше; кружки отмечают углы XOR класса 0, треугольники — класса 1; "
                           "кольцо — ваша входная точка."),
-        "traceIntro": say("The forward trace of your input, as mlp_ref.trace writes it:",
+        "traceIntro": say("The forward trace of your input, as mlp_ref.course.trace writes it:",
                           ru="Пошаговый разбор прямого прохода для вашего входа в том виде, в каком его "
-                             "записывает mlp_ref.trace:"),
+                             "записывает mlp_ref.course.trace:"),
         "traceBox": say("forward trace of your input", ru="пошаговый разбор для вашего входа"),
         # the page's trace tables say these (mlp_ref.course.trace)
         "headers": column_headers(),
@@ -138,9 +137,9 @@ def _counter_text() -> dict:
         "widths": say("layer widths", ru="ширины слоёв"),
         "transformer": say("A published transformer, resized", ru="Опубликованный трансформер с другими размерами"),
         "model": say("model", ru="модель"),
-        # the page's tables say these (LayerTable.to_markdown, Breakdown.to_markdown)
-        "layerTable": LayerTable.labels(),
-        "breakdown": Breakdown.labels(),
+        # the page's tables say these (counting_tables.layer_table_markdown, .breakdown_markdown)
+        "layerTable": layer_table_labels(),
+        "breakdown": breakdown_labels(),
         "layerBox": say("parameters per layer", ru="параметры по слоям"),
         "breakdownBox": say("where the parameters live", ru="где живут параметры"),
         "mlpSummary": say("{total} parameters in {layers} layers", ru="Всего параметров: {total}, слоёв: {layers}"),
@@ -173,6 +172,21 @@ def _counter_text() -> dict:
         "topK": say("expected at most the {experts} routed experts, received {k}",
                     ru="ожидалось не больше, чем маршрутизируемых экспертов ({experts}), получено {k}"),
     }
+
+
+#: What the parameter counter calls each editable field of a configuration (:data:`FIELD_LABELS_RU`
+#: on a Russian page).
+FIELD_LABELS = {"d_model": "d_model (width)", "d_ff": "d_ff (FFN inner width)", "n_heads": "heads",
+                "n_kv_heads": "key-value heads", "layers": "layers", "vocab": "vocabulary",
+                "n_experts": "routed experts", "top_k": "experts active per token (top-k)"}
+FIELD_LABELS_RU = {"d_model": "d_model (ширина)", "d_ff": "d_ff (внутренняя ширина FFN)", "n_heads": "число голов",
+                   "n_kv_heads": "число голов ключей-значений", "layers": "число слоёв", "vocab": "размер словаря",
+                   "n_experts": "маршрутизируемых экспертов", "top_k": "активных экспертов на токен (top-k)"}
+
+
+def field_label(name: str) -> str:
+    """What the parameter counter calls field ``name`` of a configuration, in the language being built."""
+    return say(FIELD_LABELS[name], ru=FIELD_LABELS_RU[name])
 
 
 _TEXTS = {"network-explorer": _network_text, "activation-explorer": _activation_text,
@@ -267,11 +281,11 @@ def counter_data(sizes, configs: tuple[TransformerConfig, ...]) -> dict:
     the page's transformer configurations, with their row labels and editable fields (in the
     language being built) and the thousands separator of the page's counts."""
     # what the estimates leave out is said by the page, not by the counter
-    shown = [{k: v for k, v in asdict(c).items() if k not in ("leaves_out", "leaves_out_ru")} for c in configs]
+    shown = [{k: v for k, v in asdict(c).items() if k != "leaves_out"} for c in configs]
     return {"sizes": [int(s) for s in sizes],
             "configs": shown,
             "rowLabels": {family: list(row_label_templates(family)) for family in ROW_LABELS},
             "fieldLabels": {name: field_label(name) for name in FIELD_LABELS},
             "thousands": THOUSANDS[language()],
             # the breakdown tables' own default, so that a share reads as on the page
-            "sharePrecision": inspect.signature(Breakdown.to_markdown).parameters["precision"].default}
+            "sharePrecision": inspect.signature(breakdown_markdown).parameters["precision"].default}

@@ -1,4 +1,4 @@
-"""Tests of mlp_ref.trace against forward passes computed by hand."""
+"""Tests of mlp_ref.course.trace against forward passes computed by hand."""
 
 import math
 from types import SimpleNamespace

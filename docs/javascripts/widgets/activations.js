@@ -1,11 +1,11 @@
-// The activations of mlp_ref/kernels.py, in JavaScript doubles, with the same formulas:
+// The activations of mlp_ref/activations.py, in JavaScript doubles, with the same formulas:
 // tests/test_widgets.py holds every value a widget shows to mlp_ref's.
 
 const INV_SQRT_2 = 1 / Math.sqrt(2);
 const INV_SQRT_2PI = 1 / Math.sqrt(2 * Math.PI);
 const SQRT_2_OVER_PI = Math.sqrt(2 / Math.PI);
 const TWO_OVER_SQRT_PI = 2 / Math.sqrt(Math.PI);
-const GELU_TANH_CUBIC = 0.044715; // Hendrycks & Gimpel's constant, as in mlp_ref.kernels
+const GELU_TANH_CUBIC = 0.044715; // Hendrycks & Gimpel's constant, as in mlp_ref.activations
 
 // erf for |x| <= 2: e^(-x^2) * sum 2^n x^(2n+1) / (1*3*...*(2n+1)), every term positive, so
 // no cancellation; the relative error stays within a few ulps.
@@ -49,7 +49,7 @@ export function erf(x) {
 }
 
 export function sigmoid(z) {
-  // e = exp(-|z|) lies in (0, 1]: no overflow for any finite z (mlp_ref.kernels.sigmoid)
+  // e = exp(-|z|) lies in (0, 1]: no overflow for any finite z (mlp_ref.activations.sigmoid)
   const e = Math.exp(-Math.abs(z));
   return z >= 0 ? 1 / (1 + e) : e / (1 + e);
 }
@@ -57,7 +57,7 @@ export function sigmoid(z) {
 const gelu = (z) => 0.5 * z * (1 + erf(z * INV_SQRT_2));
 const geluTanhU = (z) => SQRT_2_OVER_PI * (z + GELU_TANH_CUBIC * z ** 3);
 
-// name -> [f, f'], the pairs of mlp_ref.kernels.ACTIVATION_KERNELS (and PReLU with its slope a)
+// name -> [f, f'], the pairs of mlp_ref.activations.ACTIVATION_KERNELS (and PReLU with its slope a)
 export const ACTIVATIONS = {
   identity: [(z) => z, () => 1],
   relu: [(z) => Math.max(z, 0), (z) => (z > 0 ? 1 : 0)], // 0 at the kink, as mlp_ref

@@ -1,12 +1,12 @@
 // The 2-2-1 network explorer (lesson 3): the nine parameters, the input point, the forward
-// trace in the layout of mlp_ref.trace, and the output over the input square.
+// trace in the layout of mlp_ref.course.trace, and the output over the input square.
 import { activation } from './activations.js';
 import { exact, formatNumber } from './format.js';
 import { el, fill, numberControl, placeholders, scrollBox, uid } from './ui.js';
 
 const GRID = 41; // heat-map cells per side
 
-// One forward pass of a (1, 2) input: the steps of mlp_ref.trace (x, z1, a1, z2, a2).
+// One forward pass of a (1, 2) input: the steps of mlp_ref.course.trace (x, z1, a1, z2, a2).
 export function forward(p, x) {
   const [f] = activation(p.activation);
   const [out] = activation(p.output);

@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mlp_ref import kernels
+from mlp_ref.activations import log_softmax
+from mlp_ref.losses import cross_entropy_and_grad
 from mlp_ref.initialization import kaiming_gain
 from mlp_ref.validation import ShapeError, as_generator, check_choice, check_int, check_real
 
@@ -228,7 +229,7 @@ def cross_entropy(logits: np.ndarray, Y: np.ndarray) -> tuple[float, np.ndarray]
         raise TypeError(f"Y: expected integer token indices, received dtype {Y.dtype}")
     if Y.min() < 0 or Y.max() >= V:
         raise ValueError(f"Y: expected indices in [0, {V - 1}], received values from {Y.min()} to {Y.max()}")
-    return kernels.cross_entropy(logits, Y)  # the MLP's softmax cross entropy
+    return cross_entropy_and_grad(logits, Y)  # the MLP's softmax cross entropy
 
 
 def backward(model: CharMLP, cache: Cache, dlogits: np.ndarray) -> dict[str, np.ndarray]:
@@ -364,7 +365,7 @@ def sample_words(model: CharMLP, vocabulary, n: int, seed, max_length: int = 30)
         window, out = [0] * model.config.context, []
         while len(out) < max_length:
             logits, _ = forward(model, np.array([window]), training=False)
-            probs = np.exp(kernels.log_softmax(logits)[0])
+            probs = np.exp(log_softmax.kernel(logits)[0])
             index = int(rng.choice(len(probs), p=probs / probs.sum()))
             if index == 0:
                 break
