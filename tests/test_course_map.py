@@ -138,7 +138,7 @@ def test_home_page_describes_every_widget_once_with_a_link_to_its_section(home):
         for match in re.finditer(r'widget_html\(\s*"([a-z-]+)"', text):
             heading = re.findall(r"^### (.+)$", text[:match.start()], re.MULTILINE)[-1]
             anchor = re.sub(r"\s+", "-", re.sub(r"[^\w\s-]", "", heading).lower())
-            on_pages.setdefault(match[1], []).append(f"lessons/{path.name}#{anchor}")
+            on_pages.setdefault(match[1], []).append(f"lessons/{path.stem}/#{anchor}")  # the served address
     assert set(on_pages) == set(WIDGETS) and all(len(v) == 1 for v in on_pages.values()), on_pages
     listed = re.findall(r"^- \*\*\[(?P<title>[^\]]+)\]\((?P<link>[^)]+)\)\*\* \(lesson \d+\): (?P<sentence>.+)\.$",
                         markdown, re.MULTILINE)
