@@ -14,7 +14,8 @@ lab, how long running every cell took (timed by hooks/render_cache.py). It also 
 executed during the build that the site is being built (``MLP_SITE_BUILD=1``), so the
 checks that guard the labs' sentences fail the build there and only warn in a reader's run.
 A box says its words in the language of the edition being built (hooks/words.py); the downloads
-are the same files for both editions.
+are the same files for both editions. A link to an exercise's file (starter, tests,
+solution) gets ``download``, so the browser saves it as the box says instead of showing it.
 """
 
 from __future__ import annotations
@@ -334,9 +335,19 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
 RENDERED_MARKER = re.compile(r"(?:<!--|&lt;!--)\s*before-you-start:\s*(?P<kind>[a-z]+)\s*(?:-->|--&gt;)")
 
 
+# A link to an exercise's file (starter, tests, solution), as Python-Markdown writes it.
+EXERCISE_LINK = re.compile(r'<a href="(?P<href>(?:\.\./)*exercises/[^"]+\.py)"')
+
+
+def download_exercise_links(html: str) -> str:
+    """Every link to an exercise's ``.py`` file gets ``download``: the browser saves the file, as the
+    box tells the reader to, instead of showing it as text."""
+    return EXERCISE_LINK.sub(lambda m: f'<a href="{m["href"]}" download', html)
+
+
 def on_page_content(html: str, page, config, files) -> str:
     if not is_lab(page.file.src_uri):
-        return html
+        return download_exercise_links(html)
     # Timed by hooks/render_cache.py: the run that executed the notebook (perhaps an earlier build's).
     seconds = getattr(page, "render_seconds", None)
     if seconds is None:

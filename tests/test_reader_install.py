@@ -214,6 +214,17 @@ def exercise_pages() -> list[str]:
             if "../exercises/" in page.read_text(encoding="utf-8")]
 
 
+EXERCISE_FILE_LINK = re.compile(r'<a [^>]*href="[^"]*\bexercises/[^"]+"[^>]*>')
+
+
+@pytest.mark.parametrize("page", exercise_pages())
+def test_exercise_files_download_instead_of_opening_as_text(built_site, page):
+    """Every link to an exercise's starter, tests or solution carries ``download``."""
+    links = EXERCISE_FILE_LINK.findall((built_site / page).read_text(encoding="utf-8"))
+    assert links, f"{page}: no link to an exercise's file"
+    assert [link for link in links if not re.search(r"\sdownload[\s=>]", link)] == []
+
+
 # What the box says in each edition: its title, its first sentence, and a lab's time.
 BOX_WORDS = {
     "en": ("Before you start", "You need Python {python} or newer.",
