@@ -206,6 +206,12 @@ class ReaderDownloads:
 # The "Before you start" boxes
 # ---------------------------------------------------------------------------------------
 
+# The box's commands that make and activate the environment: on macOS and Linux (run as they are by
+# tests/test_reader_install.py), and on Windows.
+VENV_POSIX = ("python3 -m venv .venv", "source .venv/bin/activate")
+VENV_WINDOWS = ("py -m venv .venv", ".venv\\Scripts\\activate")
+
+
 def _kilobytes(n: int) -> str:
     return f"{n / 1000:.0f} " + say("kB", ru="кБ")
 
@@ -222,12 +228,26 @@ def box_lines(kind: str, downloads: ReaderDownloads, notebook_link: str | None =
         raise ValueError(f"unknown before-you-start kind {kind!r}; expected one of {KINDS}")
     size = _kilobytes(len(downloads.wheel_bytes))
     lines = [
-        say(f"You need Python {downloads.python} or newer. In a fresh virtual environment "
-            "(`python -m venv .venv`, then activate it), one line installs everything this site's code "
-            "uses, pinned to the versions the pages were checked with:",
-            ru=f"Нужен Python {downloads.python} или новее. В новом виртуальном окружении "
-               "(`python -m venv .venv`, затем активируйте его) одна строка устанавливает всё, что "
-               "использует код этого сайта, в тех самых версиях, с которыми проверялись страницы:"),
+        say(f"You need Python {downloads.python} or newer. Make a fresh virtual environment in a folder of "
+            "your own and activate it. On macOS and Linux:",
+            ru=f"Нужен Python {downloads.python} или новее. Создайте новое виртуальное окружение в своей "
+               "папке и активируйте его. В macOS и Linux:"),
+        "",
+        "```bash",
+        *VENV_POSIX,
+        "```",
+        "",
+        say("On Windows, in the Command Prompt (in PowerShell, the second line is `.venv\\Scripts\\Activate.ps1`):",
+            ru="В Windows, в командной строке (в PowerShell вторая строка — `.venv\\Scripts\\Activate.ps1`):"),
+        "",
+        "```bat",
+        *VENV_WINDOWS,
+        "```",
+        "",
+        say("In the activated environment, `python` and `pip` are its own. There one line installs everything "
+            "this site's code uses, pinned to the versions the pages were checked with:",
+            ru="В активированном окружении `python` и `pip` — его собственные. Там одна строка устанавливает "
+               "всё, что использует код этого сайта, в тех самых версиях, с которыми проверялись страницы:"),
         "",
         "```bash",
         f"pip install -r {downloads.requirements_url}",

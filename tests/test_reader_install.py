@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
 import sys
 import tempfile
 import types
@@ -244,6 +245,7 @@ def test_before_you_start_box_gives_the_install_line(built_site, server, page):
     assert f"pip install -r {server}/downloads/requirements-reader.txt" in text
     assert "before-you-start:" not in html, f"{page}: a marker was left unreplaced"
     assert first.format(python=HOOK.lowest_python()) in text
+    assert all(line in text for line in HOOK.VENV_POSIX + HOOK.VENV_WINDOWS), f"{page}: no way to activate it"
     if "/labs/" in f"/{page}":
         assert re.search(lab_time, text), f"{page}: no time of the lab's run"
     other_title, other_first, _ = BOX_WORDS["en" if language == "ru" else "ru"]
@@ -267,10 +269,21 @@ def test_the_box_says_its_words_in_the_language_being_built(monkeypatch, languag
         assert site.startswith(f'!!! info "{title}"\n') and notebook.startswith(f"> **{title}.**\n")
         assert first.format(python=HOOK.lowest_python()) in site
         assert "pip install -r http://127.0.0.1:8000/r.txt" in site
+        # How to make and activate the environment, on macOS and Linux and on Windows.
+        assert all(f"    {line}\n" in site for line in HOOK.VENV_POSIX + HOOK.VENV_WINDOWS), site
         if kind == "lab" and args:
             assert re.search(lab_time.replace(r"\d+", "83"), site)
         if language == "ru":
             assert english_words(site) == [] and english_words(notebook) == [], site
+
+
+def test_the_boxs_macos_and_linux_lines_make_and_activate_an_environment(tmp_path):
+    """The box's two lines, run as they are by a shell in an empty folder: then ``python`` and ``pip`` are the
+    new environment's (the Windows lines are the same commands, spelled for Windows)."""
+    script = "\n".join([*HOOK.VENV_POSIX, 'python -c "import sys; print(sys.prefix)"', "command -v pip"])
+    result = subprocess.run(["bash", "-e", "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [str(tmp_path / ".venv"), str(tmp_path / ".venv" / "bin" / "pip")]
 
 
 # --- the reader's environment ------------------------------------------------------------
