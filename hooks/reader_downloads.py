@@ -28,6 +28,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass
 from functools import cache
 from importlib import metadata
 from pathlib import Path, PurePosixPath
@@ -118,30 +119,113 @@ def _pip_wheel() -> Path:
     return wheels[0]
 
 
-def pinned_requirements(path: Path = ROOT / "requirements.txt") -> dict[str, str]:
-    """``requirements.txt`` as {canonical name: version}."""
-    return pins_of(path.read_text(encoding="utf-8"))
+@dataclass(frozen=True)
+class Pin:
+    """One package of a locked requirements file: its version, the marker of the platforms that
+    install it (or None: all of them), and the SHA-256 of every file the public index serves for it."""
+
+    version: str
+    marker: str | None
+    hashes: tuple[str, ...]  # "sha256:<hex>"
+    via: frozenset[str] = frozenset()  # the packages that need it, as the lock's "# via" comments say
+
+    def lines(self, name: str) -> list[str]:
+        """The pin as ``make lock`` writes it: ``name==version ; marker``, then one ``--hash`` a line."""
+        head = f"{name}=={self.version}" + (f" ; {self.marker}" if self.marker else "")
+        return [head + " \\", *(f"    --hash={h} \\" for h in self.hashes[:-1]), f"    --hash={self.hashes[-1]}"]
 
 
-def pins_of(text: str) -> dict[str, str]:
-    """The exact pins (``name==version`` lines) of a requirements file's text as {canonical name: version}."""
+def logical_lines(text: str) -> list[tuple[int, str]]:
+    """A requirements file's logical lines, as pip reads them: a line ending in a backslash joined
+    with the next, comments dropped. Returns (number of the first physical line, text)."""
+    joined, first, out = [], 0, []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split(" #", 1)[0] if not raw.lstrip().startswith("#") else ""
+        if not joined:
+            first = number
+        if line.rstrip().endswith("\\"):
+            joined.append(line.rstrip()[:-1].strip())
+            continue
+        joined.append(line.strip())
+        if text := " ".join(part for part in joined if part):
+            out.append((first, text))
+        joined = []
+    return out
+
+
+def locked(text: str) -> dict[str, Pin]:
+    """A locked requirements file (``name==version ; marker --hash=... ...`` entries) as {canonical name: Pin}."""
+    via = _via(text)
     pins = {}
-    for line in text.splitlines():
-        line = line.split("#", 1)[0].strip()
-        if line:
-            requirement = Requirement(line)
-            (spec,) = requirement.specifier
-            pins[canonicalize_name(requirement.name)] = spec.version
+    for _, line in logical_lines(text):
+        requirement_text, *options = re.split(r"\s+(?=--)", line)
+        requirement = Requirement(requirement_text)
+        (spec,) = requirement.specifier
+        name = canonicalize_name(requirement.name)
+        pins[name] = Pin(spec.version, str(requirement.marker) if requirement.marker else None,
+                         tuple(option.removeprefix("--hash=") for option in options if option.startswith("--hash=")),
+                         frozenset(via.get(name, ())))
     return pins
 
 
-def reader_closure(roots=READER_PACKAGES) -> list[str]:
-    """Canonical names of ``roots`` and everything they require here, sorted.
+def _via(text: str) -> dict[str, set[str]]:
+    """Who needs each entry, from the comments ``make lock`` writes under it: ``# via a`` or ``# via``
+    followed by ``#   a`` lines (``-r requirements.in`` is left out)."""
+    via: dict[str, set[str]] = {}
+    name, listing = None, False
+    for line in text.splitlines():
+        if match := re.match(r"^([A-Za-z0-9][A-Za-z0-9._-]*)\s*==", line):
+            name, listing = canonicalize_name(match[1]), False
+        elif name and (match := re.match(r"^\s*# via\b\s*(.*)$", line)):
+            listing = True
+            via.setdefault(name, set()).update([match[1]] if match[1] else [])
+        elif name and listing and (match := re.match(r"^\s*#\s+(\S.*)$", line)):
+            via[name].add(match[1])
+        else:
+            listing = False
+    return {key: {canonicalize_name(who.split("[")[0]) for who in whos if not who.startswith("-")}
+            for key, whos in via.items()}
 
-    ``roots`` are requirement strings (``"bleach[css]"`` brings the ``css`` extra's packages);
-    markers are evaluated for this machine, the way pip evaluates them when it installs.
+
+def pinned_requirements(path: Path = ROOT / "requirements.txt") -> dict[str, Pin]:
+    """``requirements.txt`` as {canonical name: Pin}."""
+    return locked(path.read_text(encoding="utf-8"))
+
+
+def pins_of(text: str) -> dict[str, str]:
+    """The exact pins of a requirements file's text as {canonical name: version}."""
+    return {name: pin.version for name, pin in locked(text).items()}
+
+
+# The platforms and Pythons a reader may have. A package that any of them needs goes into the reader's
+# file, with the marker the lock gives it, so pip installs it only where it is needed: in hash-checking
+# mode pip refuses to install anything the file does not pin (colorama, which tqdm needs on Windows).
+PLATFORMS = ({"sys_platform": "linux", "platform_system": "Linux", "os_name": "posix"},
+             {"sys_platform": "darwin", "platform_system": "Darwin", "os_name": "posix"},
+             {"sys_platform": "win32", "platform_system": "Windows", "os_name": "nt"})
+IMPLEMENTATIONS = ({"implementation_name": "cpython", "platform_python_implementation": "CPython"},
+                   {"implementation_name": "pypy", "platform_python_implementation": "PyPy"})
+PYTHONS = ("3.11", "3.12", "3.13", "3.14")
+
+
+def _environments() -> list[dict[str, str]]:
+    base = default_environment()
+    return [{**base, **platform, **implementation, "python_version": python, "python_full_version": f"{python}.0"}
+            for platform in PLATFORMS for implementation in IMPLEMENTATIONS for python in PYTHONS]
+
+
+def reader_closure(roots=READER_PACKAGES) -> list[str]:
+    """Canonical names of ``roots`` and everything they require on any reader's platform, sorted.
+
+    ``roots`` are requirement strings (``"bleach[css]"`` brings the ``css`` extra's packages). The
+    requirements are read from the packages installed here; a marker counts when it holds on any of
+    :data:`PLATFORMS`, :data:`IMPLEMENTATIONS` and :data:`PYTHONS`. A package not installed here (one
+    only another platform needs, such as appnope on macOS) brings what ``requirements.txt`` says it needs
+    (its ``# via`` comments); tests/test_reader_install.py checks the result against uv's resolution
+    for every platform.
     """
-    environment = default_environment()
+    environments = _environments()
+    pins = pinned_requirements()
     seen: set[tuple[str, str]] = set()
     todo = [(canonicalize_name(r.name), extra) for r in map(Requirement, roots) for extra in ("", *r.extras)]
     while todo:
@@ -149,9 +233,15 @@ def reader_closure(roots=READER_PACKAGES) -> list[str]:
         if (name, extra) in seen:
             continue
         seen.add((name, extra))
-        for text in metadata.requires(name) or []:
+        try:
+            requires = metadata.requires(name) or []
+        except metadata.PackageNotFoundError:  # needed on another platform only: what the lock says it needs
+            todo += [(other, "") for other, pin in pins.items() if name in pin.via]
+            continue
+        for text in requires:
             requirement = Requirement(text)
-            if requirement.marker is None or requirement.marker.evaluate({**environment, "extra": extra}):
+            if requirement.marker is None or any(requirement.marker.evaluate({**environment, "extra": extra})
+                                                 for environment in environments):
                 todo += [(canonicalize_name(requirement.name), e) for e in ("", *requirement.extras)]
     return sorted({name for name, _ in seen})
 
@@ -171,16 +261,22 @@ def lowest_python() -> str:
 
 
 def reader_requirements_text(wheel_url: str, wheel_sha256: str) -> str:
+    """The reader's requirements: each package they need as ``requirements.txt`` locks it (version,
+    marker, hashes), then the wheel by URL with its SHA-256, so pip installs all of it in hash-checking mode."""
     pins = pinned_requirements()
     names = reader_closure()
     missing = [name for name in names if name not in pins]
     if missing:
         raise RuntimeError(f"requirements.txt pins none of {missing}, which the reader's packages need")
+    unhashed = [name for name in names if not pins[name].hashes]
+    if unhashed:
+        raise RuntimeError(f"requirements.txt gives no --hash for {unhashed}: run make lock")
     lines = [
         "# What the lessons, labs and exercises of this site need, pinned exactly as the site was",
-        "# verified with. Generated from requirements.txt when the site was built; do not edit.",
+        "# verified with, each with the SHA-256 of its files on the public index (pip checks them).",
+        "# Generated from requirements.txt when the site was built; do not edit.",
         f"# Needs Python {requires_python()} (mlp_ref's requires-python).",
-        *(f"{name}=={pins[name]}" for name in names),
+        *(line for name in names for line in pins[name].lines(name)),
         "# mlp_ref itself: the wheel these pages were built and tested with.",
         f"mlp_ref[labs] @ {wheel_url}#sha256={wheel_sha256}",
     ]

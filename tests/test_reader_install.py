@@ -27,6 +27,7 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
+from packaging.markers import Marker
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import Version
@@ -61,12 +62,58 @@ def test_the_pin_check_catches_what_a_reader_cannot_install():
         "--find-links /opt/wheels": ["a pip option"],
         "scipy>=1.11": ["not an exact pin"],
         "mlp_ref @ file:///tmp/mlp_ref.whl": ["a direct URL"],
+        "numpy==2.4.6": ["no --hash"],
+        "numpy==2.4.6 --hash=md5:0123": ["an option other than --hash=sha256"],
     }
     for line, expected in cases.items():
         problems = readerkit.requirement_problems(text + line + "\n")
         assert problems, line
         assert all(problem.startswith(f"line {len(text.splitlines()) + 1}: {line}:") for problem in problems)
         assert all(any(part in problem for problem in problems) for part in expected), (line, problems)
+    unchecked_wheel = "mlp_ref @ https://example.org/mlp_ref-0.1.0-py3-none-any.whl"
+    assert readerkit.requirement_problems(unchecked_wheel, direct_url_ok=frozenset({"mlp-ref"})) == [
+        f"line 1: {unchecked_wheel}: a direct URL without #sha256=; pip's hash-checking mode needs it"]
+
+
+def test_every_pin_has_the_hashes_of_the_public_indexs_files():
+    """Each pin's --hash options are exactly the SHA-256 of the files the public index serves for
+    that release: whichever file a reader's pip picks, on any platform, passes hash-checking mode."""
+    text = REQUIREMENTS.read_text(encoding="utf-8")
+    try:
+        assert readerkit.public_hash_problems(text) == []
+        # ...and the check can fail: one pin with a hash of the index's files changed.
+        pin = HOOK.locked(text)["tqdm"]
+        wrong = HOOK.Pin(pin.version, None, (pin.hashes[0][:-1] + ("0" if pin.hashes[0][-1] != "0" else "1"),
+                                             *pin.hashes[1:]))
+        assert readerkit.public_hash_problems("\n".join(wrong.lines("tqdm"))) == [
+            f"tqdm=={pin.version}: hashes of 1 files the index does not serve, none for 1 files it serves "
+            "(run make lock)"]
+    except OSError as error:  # no index answered
+        if os.environ.get(readerkit.INDEX_ENV):
+            raise
+        pytest.skip(f"no package index reachable ({readerkit.INDEX_ENV} unset): {error}")
+
+
+def test_the_readers_pins_are_what_every_platform_needs(tmp_path):
+    """The reader's packages, resolved by uv (pinned in requirements.txt) for every platform and Python
+    at once, with requirements.txt's versions as constraints: exactly the packages of the reader's file
+    (the build reads them from the packages installed here, a Linux; colorama, appnope and the rest
+    that only another platform needs must be there too)."""
+    roots = tmp_path / "reader.in"
+    roots.write_text("\n".join(HOOK.READER_PACKAGES) + "\n", encoding="utf-8")
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("PIP_", "UV_"))}
+    result = subprocess.run([str(Path(sys.executable).parent / "uv"), "pip", "compile", "--quiet", "--universal",
+                             "--python-version", HOOK.lowest_python(), "--no-config", "--no-header", "--no-annotate",
+                             "--default-index", "https://pypi.org/simple", "--constraint", str(REQUIREMENTS),
+                             str(roots)], capture_output=True, text=True, env=env, timeout=600)
+    if (result.returncode != 0 and re.search(r"Failed to fetch|dns error|error sending request", result.stderr)
+            and not os.environ.get(readerkit.INDEX_ENV)):
+        pytest.skip(f"no package index reachable for uv ({readerkit.INDEX_ENV} unset)")
+    assert result.returncode == 0, result.stderr[-3000:]
+    resolved = HOOK.locked(result.stdout)
+    assert sorted(resolved) == HOOK.reader_closure()
+    locked = HOOK.locked(REQUIREMENTS.read_text(encoding="utf-8"))
+    assert {name: pin.version for name, pin in resolved.items()} == {name: locked[name].version for name in resolved}
 
 
 def _resolved_key() -> str:
@@ -109,8 +156,9 @@ def test_requirements_resolve_from_the_public_index(public_resolution, request):
 
     resolved = {canonicalize_name(item["metadata"]["name"]): item["metadata"]["version"]
                 for item in json.loads(report.read_text())["install"]}
-    pinned = {name: version for name, version in HOOK.pins_of(text).items()
-              if name not in {"pip"}}
+    # The pins whose markers hold here (appnope is for macOS only, cffi for PyPy).
+    pinned = {name: pin.version for name, pin in HOOK.locked(text).items()
+              if pin.marker is None or Marker(pin.marker).evaluate()}
     # Every pin is what pip installs, and pip needs nothing that is not pinned.
     assert resolved == pinned
     if cache is not None:
@@ -141,7 +189,7 @@ def test_public_pip_cannot_see_this_machines_wheel_folder():
 def pins_rejecting(python: Version, names) -> dict[str, str]:
     """Installed packages among ``names`` whose Requires-Python rejects ``python``."""
     rejecting = {}
-    for name in names:
+    for name in filter(_installed, names):  # a pin for another platform only (appnope) is not installed here
         needs = metadata.metadata(name).get("Requires-Python")
         if needs and python not in SpecifierSet(needs):
             rejecting[name] = needs
@@ -193,13 +241,16 @@ def test_the_site_serves_the_wheel_of_this_checkout(built_site, server):
 def test_reader_requirements_pin_what_requirements_txt_pins(built_site, server):
     text = served(server, "downloads/requirements-reader.txt").decode()
     assert readerkit.requirement_problems(text, direct_url_ok=frozenset({"mlp-ref"})) == []
-    pins = HOOK.pins_of(REQUIREMENTS.read_text(encoding="utf-8"))
     lines = [line for line in text.splitlines() if line and not line.startswith("#")]
     wheel_line = lines.pop()
     assert re.fullmatch(rf"mlp_ref\[labs\] @ {re.escape(server)}/downloads/mlp_ref-[^ ]+\.whl#sha256=[0-9a-f]{{64}}",
                         wheel_line)
-    reader_pins = HOOK.pins_of("\n".join(lines))
-    assert {name: pins[name] for name in reader_pins} == reader_pins
+    reader_pins = HOOK.locked("\n".join(lines))
+    locked = HOOK.locked(REQUIREMENTS.read_text(encoding="utf-8"))
+    # Each entry as requirements.txt locks it: its version, its marker and every hash.
+    assert {name: (pin.version, pin.marker, pin.hashes) for name, pin in reader_pins.items()} == \
+        {name: (locked[name].version, locked[name].marker, locked[name].hashes) for name in reader_pins}
+    assert all(pin.hashes for pin in reader_pins.values())
     for needed in ("numpy", "scipy", "scikit-learn", "matplotlib", "names", "tqdm", "ipykernel", "pytest"):
         assert needed in reader_pins
 
