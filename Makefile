@@ -24,7 +24,7 @@ NODE_STAMP := node_modules/.package-lock.json
 # the npm packages of package-lock.json (KaTeX renders the math when the site is built).
 $(STAMP): requirements.txt pyproject.toml $(NODE_STAMP)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --requirement requirements.txt
+	$(BIN)/python -m pip install --quiet --require-hashes --requirement requirements.txt
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation --editable .
 	@touch $@
 

@@ -52,7 +52,7 @@ SITE_BUILD_ENV = "MLP_SITE_BUILD"  # read by mlp_ref.course.claims
 # What the pages, labs and exercises import beyond mlp_ref itself; everything they pull in
 # comes along, pinned as in requirements.txt.
 READER_PACKAGES = ("numpy", "scipy", "scikit-learn", "matplotlib", "tqdm", "names", "threadpoolctl",
-                   "ipykernel", "pytest")
+                   "ipykernel", "jupyterlab", "pytest")
 # Zip timestamps of the wheel (1980-01-01, the earliest a zip can hold): the same source gives
 # the same bytes, so the SHA-256 on the pages changes only when mlp_ref does.
 SOURCE_DATE_EPOCH = "315532800"
@@ -352,12 +352,14 @@ def box_lines(kind: str, downloads: ReaderDownloads, notebook_link: str | None =
         say(f"It installs [`mlp_ref` {downloads.version}]({downloads.wheel_url}), the very package these "
             f"pages were built and tested with ({size}, SHA-256 "
             f"`{downloads.sha256[:16]}…`, checked by pip), with NumPy, SciPy, scikit-learn, "
-            "matplotlib, tqdm, `names`, pytest and a Jupyter kernel (`ipykernel`). `mlp_ref` is not on "
+            "matplotlib, tqdm, `names`, pytest and JupyterLab with its Python kernel: `jupyter lab` opens the "
+            "notebooks. pip checks the SHA-256 of every file it installs. `mlp_ref` is not on "
             "the Python package index: install it from this site, never with a bare `pip install mlp_ref`.",
             ru=f"Она устанавливает [`mlp_ref` {downloads.version}]({downloads.wheel_url}) — тот самый пакет, "
                f"с которым эти страницы собраны и проверены ({size}, SHA-256 `{downloads.sha256[:16]}…`; "
                "pip сверяет хеш при установке), — а с ним NumPy, SciPy, scikit-learn, matplotlib, tqdm, `names`, pytest "
-               "и ядро Jupyter (`ipykernel`). Пакета `mlp_ref` нет в каталоге пакетов Python (PyPI): "
+               "и JupyterLab с ядром Python: ноутбуки открывает команда `jupyter lab`. pip сверяет SHA-256 "
+               "каждого устанавливаемого файла. Пакета `mlp_ref` нет в каталоге пакетов Python (PyPI): "
                "устанавливайте его с этого сайта и никогда — командой `pip install mlp_ref` без адреса."),
     ]
     if kind == "lab":
@@ -367,10 +369,12 @@ def box_lines(kind: str, downloads: ReaderDownloads, notebook_link: str | None =
             where = say("this notebook", ru="этот ноутбук")
         lines += [
             "",
-            say(f"Then open {where} in Jupyter or VS Code with that environment's kernel. The settings "
-                "are plain assignments in the first code cell: change them and run all cells.",
-                ru=f"Затем откройте {where} в Jupyter или VS Code с ядром этого окружения. Настройки — "
-                   "обычные присваивания в первой ячейке кода: измените их и выполните все ячейки."),
+            say(f"Then open {where}: run `jupyter lab` in the folder you saved it to (or open it in VS Code "
+                "with that environment's kernel). The settings are plain assignments in the first code cell: "
+                "change them and run all cells.",
+                ru=f"Затем откройте {where}: выполните `jupyter lab` в папке, куда вы его сохранили (или "
+                   "откройте его в VS Code с ядром этого окружения). Настройки — обычные присваивания в первой "
+                   "ячейке кода: измените их и выполните все ячейки."),
         ]
         if lab_seconds is not None:
             lines[-1] += say(f" Running every cell with the page's settings took {lab_seconds:.0f} s on the "
@@ -380,10 +384,10 @@ def box_lines(kind: str, downloads: ReaderDownloads, notebook_link: str | None =
     elif kind == "lesson":
         lines += [
             "",
-            say("Then open this notebook in Jupyter or VS Code with that environment's kernel and run its cells "
-                "in order.",
-                ru="Затем откройте этот ноутбук в Jupyter или VS Code с ядром этого окружения и выполните "
-                   "его ячейки по порядку."),
+            say("Then open this notebook: run `jupyter lab` in the folder you saved it to (or open it in VS Code "
+                "with that environment's kernel), and run its cells in order.",
+                ru="Затем откройте этот ноутбук: выполните `jupyter lab` в папке, куда вы его сохранили (или "
+                   "откройте его в VS Code с ядром этого окружения), и выполните его ячейки по порядку."),
         ]
     elif kind == "exercise":
         lines += [

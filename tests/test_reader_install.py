@@ -251,7 +251,7 @@ def test_reader_requirements_pin_what_requirements_txt_pins(built_site, server):
     assert {name: (pin.version, pin.marker, pin.hashes) for name, pin in reader_pins.items()} == \
         {name: (locked[name].version, locked[name].marker, locked[name].hashes) for name in reader_pins}
     assert all(pin.hashes for pin in reader_pins.values())
-    for needed in ("numpy", "scipy", "scikit-learn", "matplotlib", "names", "tqdm", "ipykernel", "pytest"):
+    for needed in ("numpy", "scipy", "scikit-learn", "matplotlib", "names", "tqdm", "ipykernel", "jupyterlab", "pytest"):
         assert needed in reader_pins
 
 
@@ -320,6 +320,7 @@ def test_the_box_says_its_words_in_the_language_being_built(monkeypatch, languag
         assert site.startswith(f'!!! info "{title}"\n') and notebook.startswith(f"> **{title}.**\n")
         assert first.format(python=HOOK.lowest_python()) in site
         assert "pip install -r http://127.0.0.1:8000/r.txt" in site
+        assert "`jupyter lab`" in site  # what opens a notebook, installed by that line
         # How to make and activate the environment, on macOS and Linux and on Windows.
         assert all(f"    {line}\n" in site for line in HOOK.VENV_POSIX + HOOK.VENV_WINDOWS), site
         if kind == "lab" and args:
@@ -351,3 +352,43 @@ def test_lesson_blocks_run_in_the_readers_environment(reader_env, tmp_path, less
                   for block, output in zip(blocks, result["outputs"])
                   if output != (block.expected_output or "")]
     assert mismatches == []
+
+
+def test_the_readers_environment_opens_a_notebook(reader_env, tmp_path):
+    """The box says `jupyter lab` opens the notebooks: in the environment its line installs, JupyterLab
+    (the pinned release) starts in an empty folder and serves a notebook's page."""
+    import socket
+    import time
+
+    jupyter = reader_env.parent / "jupyter"
+    version = subprocess.run([str(jupyter), "lab", "--version"], capture_output=True, text=True, timeout=120)
+    assert version.returncode == 0, version.stderr[-3000:]
+    assert version.stdout.strip() == HOOK.pins_of(REQUIREMENTS.read_text(encoding="utf-8"))["jupyterlab"]
+    (tmp_path / "lesson.ipynb").write_text('{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}\n')
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    # A reader is not root; this test may run as root, which JupyterLab refuses without --allow-root.
+    as_root = ["--allow-root"] if os.geteuid() == 0 else []
+    log = tmp_path / "jupyter.log"
+    server = subprocess.Popen([str(jupyter), "lab", "--no-browser", f"--port={port}", "--ip=127.0.0.1",
+                               "--IdentityProvider.token=reader", f"--ServerApp.root_dir={tmp_path}", *as_root],
+                              cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=log.open("w"),
+                              env={**os.environ, "JUPYTER_CONFIG_DIR": str(tmp_path / ".jupyter"),
+                                   "JUPYTER_DATA_DIR": str(tmp_path / ".jupyter-data"),
+                                   "JUPYTER_RUNTIME_DIR": str(tmp_path / ".jupyter-runtime")})
+    try:
+        deadline, page = time.monotonic() + 120, None
+        while time.monotonic() < deadline and server.poll() is None:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/lab/tree/lesson.ipynb?token=reader",
+                                            timeout=10) as response:
+                    page = response.read().decode()
+                break
+            except OSError:
+                time.sleep(0.5)
+        assert page is not None, f"jupyter lab did not serve the notebook:\n{log.read_text()[-3000:]}"
+        assert "JupyterLab" in page
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
