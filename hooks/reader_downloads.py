@@ -4,9 +4,10 @@ Every build makes, from this checkout:
 
 - ``downloads/mlp_ref-<version>-py3-none-any.whl``: the wheel of the exact ``mlp_ref`` the
   pages were verified with (built offline, reproducibly: fixed zip timestamps);
-- ``downloads/requirements-reader.txt``: exact pins, taken from ``requirements.txt``, of what
-  the lessons, labs and exercises import (and everything those pull in), then that wheel by
-  its URL under ``site_url`` with its SHA-256, so one ``pip install -r`` line installs all of it.
+- ``downloads/requirements-reader.txt``: exact pins with their hashes, taken from
+  ``requirements.txt``, of what the lessons, labs and exercises import (and everything those pull
+  in, on any platform), then that wheel by its URL under ``site_url`` with its SHA-256, so one
+  ``pip install -r`` line installs all of it, every file checked (pip's hash-checking mode).
 
 It fills each ``<!-- before-you-start: KIND -->`` marker (``home``, ``lab``, ``exercise``) with
 a "Before you start" box that gives that install line, the Python the pins need and, on a
@@ -147,8 +148,8 @@ def logical_lines(text: str) -> list[tuple[int, str]]:
             joined.append(line.rstrip()[:-1].strip())
             continue
         joined.append(line.strip())
-        if text := " ".join(part for part in joined if part):
-            out.append((first, text))
+        if entry := " ".join(part for part in joined if part):
+            out.append((first, entry))
         joined = []
     return out
 
