@@ -73,7 +73,7 @@ audit: site $(AUDIT_NPM)
 # fails on any pin it could not serve. Existing pins are kept where they still fit (a new requirement
 # adds its own); `make lock LOCK_FLAGS=--upgrade` moves every pin to the newest release.
 PUBLIC_INDEX := https://pypi.org/simple
-LOCK_PYTHON  := 3.11.5
+LOCK_PYTHON  := 3.11
 LOCK_FLAGS   ?=
 lock: $(STAMP)
 	env $$(env | sed -n 's/^\(\(PIP\|UV\)_[A-Z_]*\)=.*/-u \1/p') $(BIN)/uv pip compile --quiet --universal \

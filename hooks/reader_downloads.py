@@ -39,7 +39,7 @@ from lab_files import edit_markdown_cells, is_download_notebook, is_lab
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 from mkdocs.plugins import event_priority
-from packaging.markers import default_environment
+from packaging.markers import Marker, default_environment
 from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
@@ -154,19 +154,27 @@ def logical_lines(text: str) -> list[tuple[int, str]]:
     return out
 
 
-def locked(text: str) -> dict[str, Pin]:
-    """A locked requirements file (``name==version ; marker --hash=... ...`` entries) as {canonical name: Pin}."""
+def locked(text: str) -> dict[str, tuple[Pin, ...]]:
+    """A locked requirements file (``name==version ; marker --hash=... ...`` entries) as {canonical name:
+    its entries}. A package has one entry, or one per range of Pythons where the releases it can use
+    differ (soupsieve 2.10 below Python 3.11.5, 4.1.3 from there on), each with its marker."""
     via = _via(text)
-    pins = {}
+    pins: dict[str, tuple[Pin, ...]] = {}
     for _, line in logical_lines(text):
         requirement_text, *options = re.split(r"\s+(?=--)", line)
         requirement = Requirement(requirement_text)
         (spec,) = requirement.specifier
         name = canonicalize_name(requirement.name)
-        pins[name] = Pin(spec.version, str(requirement.marker) if requirement.marker else None,
-                         tuple(option.removeprefix("--hash=") for option in options if option.startswith("--hash=")),
-                         frozenset(via.get(name, ())))
+        pins[name] = (*pins.get(name, ()), Pin(
+            spec.version, str(requirement.marker) if requirement.marker else None,
+            tuple(option.removeprefix("--hash=") for option in options if option.startswith("--hash=")),
+            frozenset(via.get(name, ()))))
     return pins
+
+
+def here(entries: tuple[Pin, ...]) -> Pin:
+    """The entry pip installs on this machine (the first, when none is for this machine)."""
+    return next((pin for pin in entries if pin.marker is None or Marker(pin.marker).evaluate()), entries[0])
 
 
 def _via(text: str) -> dict[str, set[str]]:
@@ -188,14 +196,15 @@ def _via(text: str) -> dict[str, set[str]]:
             for key, whos in via.items()}
 
 
-def pinned_requirements(path: Path = ROOT / "requirements.txt") -> dict[str, Pin]:
-    """``requirements.txt`` as {canonical name: Pin}."""
+def pinned_requirements(path: Path = ROOT / "requirements.txt") -> dict[str, tuple[Pin, ...]]:
+    """``requirements.txt`` as {canonical name: its entries} (see :func:`locked`)."""
     return locked(path.read_text(encoding="utf-8"))
 
 
 def pins_of(text: str) -> dict[str, str]:
-    """The exact pins of a requirements file's text as {canonical name: version}."""
-    return {name: pin.version for name, pin in locked(text).items()}
+    """The exact pins of a requirements file's text as {canonical name: version}, the version this
+    machine installs where the Pythons' releases differ."""
+    return {name: here(entries).version for name, entries in locked(text).items()}
 
 
 # The platforms and Pythons a reader may have. A package that any of them needs goes into the reader's
@@ -237,7 +246,7 @@ def reader_closure(roots=READER_PACKAGES) -> list[str]:
         try:
             requires = metadata.requires(name) or []
         except metadata.PackageNotFoundError:  # needed on another platform only: what the lock says it needs
-            todo += [(other, "") for other, pin in pins.items() if name in pin.via]
+            todo += [(other, "") for other, entries in pins.items() if any(name in pin.via for pin in entries)]
             continue
         for text in requires:
             requirement = Requirement(text)
@@ -269,7 +278,7 @@ def reader_requirements_text(wheel_url: str, wheel_sha256: str) -> str:
     missing = [name for name in names if name not in pins]
     if missing:
         raise RuntimeError(f"requirements.txt pins none of {missing}, which the reader's packages need")
-    unhashed = [name for name in names if not pins[name].hashes]
+    unhashed = [name for name in names if not all(pin.hashes for pin in pins[name])]
     if unhashed:
         raise RuntimeError(f"requirements.txt gives no --hash for {unhashed}: run make lock")
     lines = [
@@ -277,7 +286,7 @@ def reader_requirements_text(wheel_url: str, wheel_sha256: str) -> str:
         "# verified with, each with the SHA-256 of its files on the public index (pip checks them).",
         "# Generated from requirements.txt when the site was built; do not edit.",
         f"# Needs Python {requires_python()} (mlp_ref's requires-python).",
-        *(line for name in names for line in pins[name].lines(name)),
+        *(line for name in names for pin in pins[name] for line in pin.lines(name)),
         "# mlp_ref itself: the wheel these pages were built and tested with.",
         f"mlp_ref[labs] @ {wheel_url}#sha256={wheel_sha256}",
     ]

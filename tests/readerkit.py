@@ -134,7 +134,8 @@ def public_hash_problems(text: str, workers: int = 8) -> list[str]:
         return None
 
     with ThreadPoolExecutor(workers) as pool:
-        return [problem for problem in pool.map(check, sorted(_hook().locked(text).items())) if problem]
+        entries = [(name, pin) for name, pins in sorted(_hook().locked(text).items()) for pin in pins]
+        return [problem for problem in pool.map(check, entries) if problem]
 
 
 def public_pip(python: Path | str, *args: str, timeout: float = 900) -> subprocess.CompletedProcess:

@@ -82,7 +82,7 @@ def test_every_pin_has_the_hashes_of_the_public_indexs_files():
     try:
         assert readerkit.public_hash_problems(text) == []
         # ...and the check can fail: one pin with a hash of the index's files changed.
-        pin = HOOK.locked(text)["tqdm"]
+        (pin,) = HOOK.locked(text)["tqdm"]
         wrong = HOOK.Pin(pin.version, None, (pin.hashes[0][:-1] + ("0" if pin.hashes[0][-1] != "0" else "1"),
                                              *pin.hashes[1:]))
         assert readerkit.public_hash_problems("\n".join(wrong.lines("tqdm"))) == [
@@ -113,7 +113,8 @@ def test_the_readers_pins_are_what_every_platform_needs(tmp_path):
     resolved = HOOK.locked(result.stdout)
     assert sorted(resolved) == HOOK.reader_closure()
     locked = HOOK.locked(REQUIREMENTS.read_text(encoding="utf-8"))
-    assert {name: pin.version for name, pin in resolved.items()} == {name: locked[name].version for name in resolved}
+    assert {name: {pin.version for pin in entries} for name, entries in resolved.items()} == \
+        {name: {pin.version for pin in locked[name]} for name in resolved}
 
 
 def _resolved_key() -> str:
@@ -157,7 +158,7 @@ def test_requirements_resolve_from_the_public_index(public_resolution, request):
     resolved = {canonicalize_name(item["metadata"]["name"]): item["metadata"]["version"]
                 for item in json.loads(report.read_text())["install"]}
     # The pins whose markers hold here (appnope is for macOS only, cffi for PyPy).
-    pinned = {name: pin.version for name, pin in HOOK.locked(text).items()
+    pinned = {name: pin.version for name, entries in HOOK.locked(text).items() for pin in entries
               if pin.marker is None or Marker(pin.marker).evaluate()}
     # Every pin is what pip installs, and pip needs nothing that is not pinned.
     assert resolved == pinned
@@ -197,8 +198,12 @@ def pins_rejecting(python: Version, names) -> dict[str, str]:
 
 
 def test_the_python_on_the_pages_is_what_every_reader_pin_supports():
-    """mlp_ref's requires-python (stated in the boxes) admits no Python that a reader pin rejects."""
-    closure = HOOK.reader_closure()
+    """mlp_ref's requires-python (stated in the boxes) admits no Python that a reader pin rejects.
+
+    A package locked with one release per range of Pythons (soupsieve) has only this machine's
+    installed: uv's resolution for the lowest Python checks those (test_the_readers_pins_are_what_...)."""
+    entries = HOOK.pinned_requirements()
+    closure = [name for name in HOOK.reader_closure() if len(entries[name]) == 1]
     assert pins_rejecting(Version(HOOK.lowest_python()), closure) == {}
     # ...and the check can fail: Python 3.10 is too old for the pinned NumPy.
     assert "numpy" in pins_rejecting(Version("3.10"), closure)
@@ -248,9 +253,9 @@ def test_reader_requirements_pin_what_requirements_txt_pins(built_site, server):
     reader_pins = HOOK.locked("\n".join(lines))
     locked = HOOK.locked(REQUIREMENTS.read_text(encoding="utf-8"))
     # Each entry as requirements.txt locks it: its version, its marker and every hash.
-    assert {name: (pin.version, pin.marker, pin.hashes) for name, pin in reader_pins.items()} == \
-        {name: (locked[name].version, locked[name].marker, locked[name].hashes) for name in reader_pins}
-    assert all(pin.hashes for pin in reader_pins.values())
+    assert {name: [(pin.version, pin.marker, pin.hashes) for pin in entries] for name, entries in reader_pins.items()} \
+        == {name: [(pin.version, pin.marker, pin.hashes) for pin in locked[name]] for name in reader_pins}
+    assert all(pin.hashes for entries in reader_pins.values() for pin in entries)
     for needed in ("numpy", "scipy", "scikit-learn", "matplotlib", "names", "tqdm", "ipykernel", "jupyterlab", "pytest"):
         assert needed in reader_pins
 
