@@ -363,13 +363,15 @@ def box_lines(kind: str, downloads: ReaderDownloads, notebook_link: str | None =
             f"pages were built and tested with ({size}, SHA-256 "
             f"`{downloads.sha256[:16]}…`, checked by pip), with NumPy, SciPy, scikit-learn, "
             "matplotlib, tqdm, `names`, pytest and JupyterLab with its Python kernel: `jupyter lab` opens the "
-            "notebooks. pip checks the SHA-256 of every file it installs. `mlp_ref` is not on "
+            "notebooks. pip checks every other file it installs the same way, against the hashes the "
+            "requirements list. `mlp_ref` is not on "
             "the Python package index: install it from this site, never with a bare `pip install mlp_ref`.",
             ru=f"Она устанавливает [`mlp_ref` {downloads.version}]({downloads.wheel_url}) — тот самый пакет, "
                f"с которым эти страницы собраны и проверены ({size}, SHA-256 `{downloads.sha256[:16]}…`; "
                "pip сверяет хеш при установке), — а с ним NumPy, SciPy, scikit-learn, matplotlib, tqdm, `names`, pytest "
-               "и JupyterLab с ядром Python: ноутбуки открывает команда `jupyter lab`. pip сверяет SHA-256 "
-               "каждого устанавливаемого файла. Пакета `mlp_ref` нет в каталоге пакетов Python (PyPI): "
+               "и JupyterLab с ядром Python: ноутбуки открывает команда `jupyter lab`. Так же pip сверяет и "
+               "каждый другой устанавливаемый файл — с хешами из списка. Пакета `mlp_ref` нет в каталоге "
+               "пакетов Python (PyPI): "
                "устанавливайте его с этого сайта и никогда — командой `pip install mlp_ref` без адреса."),
     ]
     if kind == "lab":
