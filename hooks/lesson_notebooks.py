@@ -8,7 +8,8 @@ state the page's tests give it. The notebook holds no outputs: run it, and each 
 the page shows (tests/test_lesson_notebooks.py checks that, in a reader's fresh environment).
 
 The prose between the blocks becomes Markdown cells that Jupyter can render: the page's
-admonitions, folded answers and tabs become bold titles, ``\\(...\\)`` and ``\\[...\\]`` become
+admonitions and tabs become bold titles, folded answers stay folded (``<details>``, and
+their code cells folded too), ``\\(...\\)`` and ``\\[...\\]`` become
 ``$...$`` and ``$$...$$``, links to other pages become links to them on the site, and each table
 or figure made at build time becomes a link to the page. A block that needs a module the
 reader's environment does not install (PyTorch) stays as text, with a note. Computed values
@@ -25,6 +26,7 @@ from __future__ import annotations
 import json
 import posixpath
 import re
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 import nbformat
@@ -49,24 +51,85 @@ def notebook_name(src_uri: str) -> str:
     return str(PurePosixPath(src_uri).with_suffix(".ipynb"))
 
 
-def _flatten_containers(lines: list[str]) -> list[str]:
-    """Admonitions, folded answers and tabs as a bold title, their bodies moved out by one level."""
-    out, bodies = [], []  # bodies: the indentation at which each open container's body starts
+def _flatten_containers(lines: list[str]) -> tuple[list[str], list[tuple["Fold", ...]]]:
+    """Admonitions and tabs as a bold title, their bodies moved out by one level; folded answers
+    (``???``) likewise, their title line left blank: :class:`Folds` writes them as ``<details>``.
+
+    Returns one element per source line, and for each line the folds whose bodies hold it, outermost first.
+    """
+    out, bodies, folds = [], [], []  # bodies: (indentation at which an open container's body starts, its fold)
     for line in lines:
         if not line.strip():
             out.append("")
+            folds.append(tuple(fold for _, fold in bodies if fold))
             continue
         indent = len(line) - len(line.lstrip())
-        while bodies and indent < bodies[-1]:
+        while bodies and indent < bodies[-1][0]:
             bodies.pop()
         text = line[4 * len(bodies):]
+        folds.append(tuple(fold for _, fold in bodies if fold))
         if match := CONTAINER.match(text):
             title = match["title"] or match["kind"].capitalize()
-            out.append(f"{match['indent']}**{title}**\n" if title else "")  # one element per source line
-            bodies.append(indent + 4)
+            fold = Fold(match["indent"], title, text.lstrip().startswith("???+")) if text.lstrip().startswith("???") \
+                else None
+            out.append(f"{match['indent']}**{title}**\n" if title and not fold else "")  # one element per source line
+            bodies.append((indent + 4, fold))
         else:
             out.append(text)
-    return out
+    return out, folds
+
+
+@dataclass(frozen=True, eq=False)  # each fold is its own, even with the same title
+class Fold:
+    """A folded answer (``??? kind "title"``) of a page."""
+
+    indent: str
+    title: str
+    open: bool  # ``???+``: unfolded at first
+
+
+class Folds:
+    """Writes ``<details>`` around the prose of folded answers, as the page folds them.
+
+    A code cell cannot stand inside a Markdown cell's ``<details>``: before one, every open fold is
+    closed, the cell itself is folded (Jupyter's ``source_hidden`` and ``outputs_hidden``), and the
+    prose after it, still in the answer, opens the fold again under the same title.
+    """
+
+    def __init__(self, folds: list[tuple[Fold, ...]]):
+        self.folds, self.open = folds, ()
+
+    def move_to(self, index: int, prose: list[str]) -> None:
+        """Close and open folds in ``prose`` so that what follows stands in the folds of line ``index``."""
+        target = self.folds[index]
+        keep = 0
+        while keep < min(len(target), len(self.open)) and target[keep] is self.open[keep]:
+            keep += 1
+        self.close(prose, keep)
+        if target[keep:]:
+            while len(prose) > 1 and not prose[-1].strip() and not prose[-2].strip():
+                prose.pop()  # one blank line before the fold is enough
+        prose += [line for fold in target[keep:] for line in (self._opening(fold), "")]
+        self.open = target
+
+    def close(self, prose: list[str], keep: int = 0) -> None:
+        """Close the open folds but the outer ``keep``; a fold that holds nothing yet is left out."""
+        for fold in reversed(self.open[keep:]):
+            while prose and not prose[-1].strip():
+                prose.pop()
+            if prose and prose[-1] == self._opening(fold):
+                prose.pop()
+            else:
+                prose += ["", f"{fold.indent}</details>", ""]
+        self.open = self.open[:keep]
+
+    @staticmethod
+    def _opening(fold: Fold) -> str:
+        return f"{fold.indent}<details{' open' if fold.open else ''}><summary>{fold.title}</summary>"
+
+    def hidden(self, index: int) -> dict:
+        """A code cell's metadata at line ``index``: folded when an answer holds it."""
+        return {"jupyter": {"source_hidden": True, "outputs_hidden": True}} if self.folds[index] else {}
 
 
 class Links:
@@ -123,20 +186,32 @@ def _dedent(text: str) -> str:
 def lesson_cells(source: str, where: str, links: Links) -> list[nbformat.NotebookNode]:
     """The notebook cells of a lesson's Markdown source (see the module doc)."""
     lines = source.split("\n")
-    flat = _flatten_containers(lines)
+    flat, folds = _flatten_containers(lines)
+    folded = Folds(folds)
     blocks = {block.lineno: block for block in page_blocks(source, where)}
     # A block that needs an optional module, and every block continuing it, stays as text.
     as_text = {block.lineno for segment in segments(list(blocks.values()))
                for index, block in enumerate(segment) if any(b.needs for b in segment[:index + 1])}
     cells, prose, cursor = [], [], 0
 
+    def extend(end: int):  # the prose of the lines from the cursor to ``end``, in their folds
+        for index in range(cursor, end):
+            if DROPPED_COMMENT.match(flat[index]) or ATTR_LINE.match(flat[index]):
+                continue  # page-only markup: no cell shows it, so it opens no fold
+            if flat[index].strip():
+                folded.move_to(index, prose)
+            prose.append(flat[index])
+        if end < len(flat):  # a fence's line: what the loop adds next stands in its folds
+            folded.move_to(end, prose)
+
     def flush():
+        folded.close(prose)
         if (text := _prose(prose, links)).strip():
             cells.append(nbformat.v4.new_markdown_cell(text))
         prose.clear()
 
     for fence in parse_fences(lines, where):
-        prose.extend(flat[cursor:fence.start])
+        extend(fence.start)
         cursor = fence.end + 1
         indent = fence.indent[:len(fence.indent) - (len(lines[fence.start]) - len(flat[fence.start]))]
         block = blocks.get(fence.lineno)
@@ -144,7 +219,8 @@ def lesson_cells(source: str, where: str, links: Links) -> list[nbformat.Noteboo
             continue  # the notebook prints it
         if block is not None and block.lineno not in as_text:
             flush()
-            cells.append(nbformat.v4.new_code_cell(block.code.rstrip("\n"), metadata={"mlp": {"page_line": block.lineno}}))
+            cells.append(nbformat.v4.new_code_cell(block.code.rstrip("\n"), metadata={
+                "mlp": {"page_line": block.lineno}, **folded.hidden(fence.start)}))
         elif block is not None:
             prose += [indent + say(f"*This block needs `{block.needs}`, which the reader's requirements do not "
                                    "install: install it, then paste the block into a cell of its own.*",
@@ -162,7 +238,7 @@ def lesson_cells(source: str, where: str, links: Links) -> list[nbformat.Noteboo
             prose += [f"{indent}{fence.ticks}{fence.info}",
                       *(indent + line if line else "" for line in fence.code.rstrip("\n").split("\n")),
                       f"{indent}{fence.ticks}"]
-    prose.extend(flat[cursor:])
+    extend(len(flat))
     flush()
     return cells
 

@@ -4,9 +4,10 @@ Every build makes, from this checkout:
 
 - ``downloads/mlp_ref-<version>-py3-none-any.whl``: the wheel of the exact ``mlp_ref`` the
   pages were verified with (built offline, reproducibly: fixed zip timestamps);
-- ``downloads/requirements-reader.txt``: exact pins, taken from ``requirements.txt``, of what
-  the lessons, labs and exercises import (and everything those pull in), then that wheel by
-  its URL under ``site_url`` with its SHA-256, so one ``pip install -r`` line installs all of it.
+- ``downloads/requirements-reader.txt``: exact pins with their hashes, taken from
+  ``requirements.txt``, of what the lessons, labs and exercises import (and everything those pull
+  in, on any platform), then that wheel by its URL under ``site_url`` with its SHA-256, so one
+  ``pip install -r`` line installs all of it, every file checked (pip's hash-checking mode).
 
 It fills each ``<!-- before-you-start: KIND -->`` marker (``home``, ``lab``, ``exercise``) with
 a "Before you start" box that gives that install line, the Python the pins need and, on a
@@ -14,7 +15,8 @@ lab, how long running every cell took (timed by hooks/render_cache.py). It also 
 executed during the build that the site is being built (``MLP_SITE_BUILD=1``), so the
 checks that guard the labs' sentences fail the build there and only warn in a reader's run.
 A box says its words in the language of the edition being built (hooks/words.py); the downloads
-are the same files for both editions.
+are the same files for both editions. A link to an exercise's file (starter, tests,
+solution) gets ``download``, so the browser saves it as the box says instead of showing it.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass
 from functools import cache
 from importlib import metadata
 from pathlib import Path, PurePosixPath
@@ -36,7 +39,7 @@ from lab_files import edit_markdown_cells, is_download_notebook, is_lab
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 from mkdocs.plugins import event_priority
-from packaging.markers import default_environment
+from packaging.markers import Marker, default_environment
 from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
@@ -50,7 +53,7 @@ SITE_BUILD_ENV = "MLP_SITE_BUILD"  # read by mlp_ref.course.claims
 # What the pages, labs and exercises import beyond mlp_ref itself; everything they pull in
 # comes along, pinned as in requirements.txt.
 READER_PACKAGES = ("numpy", "scipy", "scikit-learn", "matplotlib", "tqdm", "names", "threadpoolctl",
-                   "ipykernel", "pytest")
+                   "ipykernel", "jupyterlab", "pytest")
 # Zip timestamps of the wheel (1980-01-01, the earliest a zip can hold): the same source gives
 # the same bytes, so the SHA-256 on the pages changes only when mlp_ref does.
 SOURCE_DATE_EPOCH = "315532800"
@@ -117,30 +120,122 @@ def _pip_wheel() -> Path:
     return wheels[0]
 
 
-def pinned_requirements(path: Path = ROOT / "requirements.txt") -> dict[str, str]:
-    """``requirements.txt`` as {canonical name: version}."""
-    return pins_of(path.read_text(encoding="utf-8"))
+@dataclass(frozen=True)
+class Pin:
+    """One package of a locked requirements file: its version, the marker of the platforms that
+    install it (or None: all of them), and the SHA-256 of every file the public index serves for it."""
+
+    version: str
+    marker: str | None
+    hashes: tuple[str, ...]  # "sha256:<hex>"
+    via: frozenset[str] = frozenset()  # the packages that need it, as the lock's "# via" comments say
+
+    def lines(self, name: str) -> list[str]:
+        """The pin as ``make lock`` writes it: ``name==version ; marker``, then one ``--hash`` a line."""
+        head = f"{name}=={self.version}" + (f" ; {self.marker}" if self.marker else "")
+        return [head + " \\", *(f"    --hash={h} \\" for h in self.hashes[:-1]), f"    --hash={self.hashes[-1]}"]
 
 
-def pins_of(text: str) -> dict[str, str]:
-    """The exact pins (``name==version`` lines) of a requirements file's text as {canonical name: version}."""
-    pins = {}
-    for line in text.splitlines():
-        line = line.split("#", 1)[0].strip()
-        if line:
-            requirement = Requirement(line)
-            (spec,) = requirement.specifier
-            pins[canonicalize_name(requirement.name)] = spec.version
+def logical_lines(text: str) -> list[tuple[int, str]]:
+    """A requirements file's logical lines, as pip reads them: a line ending in a backslash joined
+    with the next, comments dropped. Returns (number of the first physical line, text)."""
+    joined, first, out = [], 0, []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split(" #", 1)[0] if not raw.lstrip().startswith("#") else ""
+        if not joined:
+            first = number
+        if line.rstrip().endswith("\\"):
+            joined.append(line.rstrip()[:-1].strip())
+            continue
+        joined.append(line.strip())
+        if entry := " ".join(part for part in joined if part):
+            out.append((first, entry))
+        joined = []
+    return out
+
+
+def locked(text: str) -> dict[str, tuple[Pin, ...]]:
+    """A locked requirements file (``name==version ; marker --hash=... ...`` entries) as {canonical name:
+    its entries}. A package has one entry, or one per range of Pythons where the releases it can use
+    differ (soupsieve 2.10 below Python 3.11.5, 4.1.3 from there on), each with its marker."""
+    via = _via(text)
+    pins: dict[str, tuple[Pin, ...]] = {}
+    for _, line in logical_lines(text):
+        requirement_text, *options = re.split(r"\s+(?=--)", line)
+        requirement = Requirement(requirement_text)
+        (spec,) = requirement.specifier
+        name = canonicalize_name(requirement.name)
+        pins[name] = (*pins.get(name, ()), Pin(
+            spec.version, str(requirement.marker) if requirement.marker else None,
+            tuple(option.removeprefix("--hash=") for option in options if option.startswith("--hash=")),
+            frozenset(via.get(name, ()))))
     return pins
 
 
-def reader_closure(roots=READER_PACKAGES) -> list[str]:
-    """Canonical names of ``roots`` and everything they require here, sorted.
+def here(entries: tuple[Pin, ...]) -> Pin:
+    """The entry pip installs on this machine (the first, when none is for this machine)."""
+    return next((pin for pin in entries if pin.marker is None or Marker(pin.marker).evaluate()), entries[0])
 
-    ``roots`` are requirement strings (``"bleach[css]"`` brings the ``css`` extra's packages);
-    markers are evaluated for this machine, the way pip evaluates them when it installs.
+
+def _via(text: str) -> dict[str, set[str]]:
+    """Who needs each entry, from the comments ``make lock`` writes under it: ``# via a`` or ``# via``
+    followed by ``#   a`` lines (``-r requirements.in`` is left out)."""
+    via: dict[str, set[str]] = {}
+    name, listing = None, False
+    for line in text.splitlines():
+        if match := re.match(r"^([A-Za-z0-9][A-Za-z0-9._-]*)\s*==", line):
+            name, listing = canonicalize_name(match[1]), False
+        elif name and (match := re.match(r"^\s*# via\b\s*(.*)$", line)):
+            listing = True
+            via.setdefault(name, set()).update([match[1]] if match[1] else [])
+        elif name and listing and (match := re.match(r"^\s*#\s+(\S.*)$", line)):
+            via[name].add(match[1])
+        else:
+            listing = False
+    return {key: {canonicalize_name(who.split("[")[0]) for who in whos if not who.startswith("-")}
+            for key, whos in via.items()}
+
+
+def pinned_requirements(path: Path = ROOT / "requirements.txt") -> dict[str, tuple[Pin, ...]]:
+    """``requirements.txt`` as {canonical name: its entries} (see :func:`locked`)."""
+    return locked(path.read_text(encoding="utf-8"))
+
+
+def pins_of(text: str) -> dict[str, str]:
+    """The exact pins of a requirements file's text as {canonical name: version}, the version this
+    machine installs where the Pythons' releases differ."""
+    return {name: here(entries).version for name, entries in locked(text).items()}
+
+
+# The platforms and Pythons a reader may have. A package that any of them needs goes into the reader's
+# file, with the marker the lock gives it, so pip installs it only where it is needed: in hash-checking
+# mode pip refuses to install anything the file does not pin (colorama, which tqdm needs on Windows).
+PLATFORMS = ({"sys_platform": "linux", "platform_system": "Linux", "os_name": "posix"},
+             {"sys_platform": "darwin", "platform_system": "Darwin", "os_name": "posix"},
+             {"sys_platform": "win32", "platform_system": "Windows", "os_name": "nt"})
+IMPLEMENTATIONS = ({"implementation_name": "cpython", "platform_python_implementation": "CPython"},
+                   {"implementation_name": "pypy", "platform_python_implementation": "PyPy"})
+PYTHONS = ("3.11", "3.12", "3.13", "3.14")
+
+
+def _environments() -> list[dict[str, str]]:
+    base = default_environment()
+    return [{**base, **platform, **implementation, "python_version": python, "python_full_version": f"{python}.0"}
+            for platform in PLATFORMS for implementation in IMPLEMENTATIONS for python in PYTHONS]
+
+
+def reader_closure(roots=READER_PACKAGES) -> list[str]:
+    """Canonical names of ``roots`` and everything they require on any reader's platform, sorted.
+
+    ``roots`` are requirement strings (``"bleach[css]"`` brings the ``css`` extra's packages). The
+    requirements are read from the packages installed here; a marker counts when it holds on any of
+    :data:`PLATFORMS`, :data:`IMPLEMENTATIONS` and :data:`PYTHONS`. A package not installed here (one
+    only another platform needs, such as appnope on macOS) brings what ``requirements.txt`` says it needs
+    (its ``# via`` comments); tests/test_reader_install.py checks the result against uv's resolution
+    for every platform.
     """
-    environment = default_environment()
+    environments = _environments()
+    pins = pinned_requirements()
     seen: set[tuple[str, str]] = set()
     todo = [(canonicalize_name(r.name), extra) for r in map(Requirement, roots) for extra in ("", *r.extras)]
     while todo:
@@ -148,9 +243,15 @@ def reader_closure(roots=READER_PACKAGES) -> list[str]:
         if (name, extra) in seen:
             continue
         seen.add((name, extra))
-        for text in metadata.requires(name) or []:
+        try:
+            requires = metadata.requires(name) or []
+        except metadata.PackageNotFoundError:  # needed on another platform only: what the lock says it needs
+            todo += [(other, "") for other, entries in pins.items() if any(name in pin.via for pin in entries)]
+            continue
+        for text in requires:
             requirement = Requirement(text)
-            if requirement.marker is None or requirement.marker.evaluate({**environment, "extra": extra}):
+            if requirement.marker is None or any(requirement.marker.evaluate({**environment, "extra": extra})
+                                                 for environment in environments):
                 todo += [(canonicalize_name(requirement.name), e) for e in ("", *requirement.extras)]
     return sorted({name for name, _ in seen})
 
@@ -170,16 +271,22 @@ def lowest_python() -> str:
 
 
 def reader_requirements_text(wheel_url: str, wheel_sha256: str) -> str:
+    """The reader's requirements: each package they need as ``requirements.txt`` locks it (version,
+    marker, hashes), then the wheel by URL with its SHA-256, so pip installs all of it in hash-checking mode."""
     pins = pinned_requirements()
     names = reader_closure()
     missing = [name for name in names if name not in pins]
     if missing:
         raise RuntimeError(f"requirements.txt pins none of {missing}, which the reader's packages need")
+    unhashed = [name for name in names if not all(pin.hashes for pin in pins[name])]
+    if unhashed:
+        raise RuntimeError(f"requirements.txt gives no --hash for {unhashed}: run make lock")
     lines = [
         "# What the lessons, labs and exercises of this site need, pinned exactly as the site was",
-        "# verified with. Generated from requirements.txt when the site was built; do not edit.",
+        "# verified with, each with the SHA-256 of its files on the public index (pip checks them).",
+        "# Generated from requirements.txt when the site was built; do not edit.",
         f"# Needs Python {requires_python()} (mlp_ref's requires-python).",
-        *(f"{name}=={pins[name]}" for name in names),
+        *(line for name in names for pin in pins[name] for line in pin.lines(name)),
         "# mlp_ref itself: the wheel these pages were built and tested with.",
         f"mlp_ref[labs] @ {wheel_url}#sha256={wheel_sha256}",
     ]
@@ -205,6 +312,12 @@ class ReaderDownloads:
 # The "Before you start" boxes
 # ---------------------------------------------------------------------------------------
 
+# The box's commands that make and activate the environment: on macOS and Linux (run as they are by
+# tests/test_reader_install.py), and on Windows.
+VENV_POSIX = ("python3 -m venv .venv", "source .venv/bin/activate")
+VENV_WINDOWS = ("py -m venv .venv", ".venv\\Scripts\\activate")
+
+
 def _kilobytes(n: int) -> str:
     return f"{n / 1000:.0f} " + say("kB", ru="кБ")
 
@@ -221,12 +334,26 @@ def box_lines(kind: str, downloads: ReaderDownloads, notebook_link: str | None =
         raise ValueError(f"unknown before-you-start kind {kind!r}; expected one of {KINDS}")
     size = _kilobytes(len(downloads.wheel_bytes))
     lines = [
-        say(f"You need Python {downloads.python} or newer. In a fresh virtual environment "
-            "(`python -m venv .venv`, then activate it), one line installs everything this site's code "
-            "uses, pinned to the versions the pages were checked with:",
-            ru=f"Нужен Python {downloads.python} или новее. В новом виртуальном окружении "
-               "(`python -m venv .venv`, затем активируйте его) одна строка устанавливает всё, что "
-               "использует код этого сайта, в тех самых версиях, с которыми проверялись страницы:"),
+        say(f"You need Python {downloads.python} or newer. Make a fresh virtual environment in a folder of "
+            "your own and activate it. On macOS and Linux:",
+            ru=f"Нужен Python {downloads.python} или новее. Создайте новое виртуальное окружение в своей "
+               "папке и активируйте его. В macOS и Linux:"),
+        "",
+        "```bash",
+        *VENV_POSIX,
+        "```",
+        "",
+        say("On Windows, in the Command Prompt (in PowerShell, the second line is `.venv\\Scripts\\Activate.ps1`):",
+            ru="В Windows, в командной строке (в PowerShell вторая строка — `.venv\\Scripts\\Activate.ps1`):"),
+        "",
+        "```bat",
+        *VENV_WINDOWS,
+        "```",
+        "",
+        say("In the activated environment, `python` and `pip` are its own. There one line installs everything "
+            "this site's code uses, pinned to the versions the pages were checked with:",
+            ru="В активированном окружении `python` и `pip` — его собственные. Там одна строка устанавливает "
+               "всё, что использует код этого сайта, в тех самых версиях, с которыми проверялись страницы:"),
         "",
         "```bash",
         f"pip install -r {downloads.requirements_url}",
@@ -235,12 +362,16 @@ def box_lines(kind: str, downloads: ReaderDownloads, notebook_link: str | None =
         say(f"It installs [`mlp_ref` {downloads.version}]({downloads.wheel_url}), the very package these "
             f"pages were built and tested with ({size}, SHA-256 "
             f"`{downloads.sha256[:16]}…`, checked by pip), with NumPy, SciPy, scikit-learn, "
-            "matplotlib, tqdm, `names`, pytest and a Jupyter kernel (`ipykernel`). `mlp_ref` is not on "
+            "matplotlib, tqdm, `names`, pytest and JupyterLab with its Python kernel: `jupyter lab` opens the "
+            "notebooks. pip checks every other file it installs the same way, against the hashes the "
+            "requirements list. `mlp_ref` is not on "
             "the Python package index: install it from this site, never with a bare `pip install mlp_ref`.",
             ru=f"Она устанавливает [`mlp_ref` {downloads.version}]({downloads.wheel_url}) — тот самый пакет, "
                f"с которым эти страницы собраны и проверены ({size}, SHA-256 `{downloads.sha256[:16]}…`; "
                "pip сверяет хеш при установке), — а с ним NumPy, SciPy, scikit-learn, matplotlib, tqdm, `names`, pytest "
-               "и ядро Jupyter (`ipykernel`). Пакета `mlp_ref` нет в каталоге пакетов Python (PyPI): "
+               "и JupyterLab с ядром Python: ноутбуки открывает команда `jupyter lab`. Так же pip сверяет и "
+               "каждый другой устанавливаемый файл — с хешами из списка. Пакета `mlp_ref` нет в каталоге "
+               "пакетов Python (PyPI): "
                "устанавливайте его с этого сайта и никогда — командой `pip install mlp_ref` без адреса."),
     ]
     if kind == "lab":
@@ -250,10 +381,12 @@ def box_lines(kind: str, downloads: ReaderDownloads, notebook_link: str | None =
             where = say("this notebook", ru="этот ноутбук")
         lines += [
             "",
-            say(f"Then open {where} in Jupyter or VS Code with that environment's kernel. The settings "
-                "are plain assignments in the first code cell: change them and run all cells.",
-                ru=f"Затем откройте {where} в Jupyter или VS Code с ядром этого окружения. Настройки — "
-                   "обычные присваивания в первой ячейке кода: измените их и выполните все ячейки."),
+            say(f"Then open {where}: run `jupyter lab` in the folder you saved it to (or open it in VS Code "
+                "with that environment's kernel). The settings are plain assignments in the first code cell: "
+                "change them and run all cells.",
+                ru=f"Затем откройте {where}: выполните `jupyter lab` в папке, куда вы его сохранили (или "
+                   "откройте его в VS Code с ядром этого окружения). Настройки — обычные присваивания в первой "
+                   "ячейке кода: измените их и выполните все ячейки."),
         ]
         if lab_seconds is not None:
             lines[-1] += say(f" Running every cell with the page's settings took {lab_seconds:.0f} s on the "
@@ -263,10 +396,10 @@ def box_lines(kind: str, downloads: ReaderDownloads, notebook_link: str | None =
     elif kind == "lesson":
         lines += [
             "",
-            say("Then open this notebook in Jupyter or VS Code with that environment's kernel and run its cells "
-                "in order.",
-                ru="Затем откройте этот ноутбук в Jupyter или VS Code с ядром этого окружения и выполните "
-                   "его ячейки по порядку."),
+            say("Then open this notebook: run `jupyter lab` in the folder you saved it to (or open it in VS Code "
+                "with that environment's kernel), and run its cells in order.",
+                ru="Затем откройте этот ноутбук: выполните `jupyter lab` в папке, куда вы его сохранили (или "
+                   "откройте его в VS Code с ядром этого окружения), и выполните его ячейки по порядку."),
         ]
     elif kind == "exercise":
         lines += [
@@ -334,9 +467,19 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
 RENDERED_MARKER = re.compile(r"(?:<!--|&lt;!--)\s*before-you-start:\s*(?P<kind>[a-z]+)\s*(?:-->|--&gt;)")
 
 
+# A link to an exercise's file (starter, tests, solution), as Python-Markdown writes it.
+EXERCISE_LINK = re.compile(r'<a href="(?P<href>(?:\.\./)*exercises/[^"]+\.py)"')
+
+
+def download_exercise_links(html: str) -> str:
+    """Every link to an exercise's ``.py`` file gets ``download``: the browser saves the file, as the
+    box tells the reader to, instead of showing it as text."""
+    return EXERCISE_LINK.sub(lambda m: f'<a href="{m["href"]}" download', html)
+
+
 def on_page_content(html: str, page, config, files) -> str:
     if not is_lab(page.file.src_uri):
-        return html
+        return download_exercise_links(html)
     # Timed by hooks/render_cache.py: the run that executed the notebook (perhaps an earlier build's).
     seconds = getattr(page, "render_seconds", None)
     if seconds is None:

@@ -34,32 +34,34 @@ INDEX_ENV = "MLP_REQUIRE_INDEX"  # set by .ci/run: no package index reachable is
 
 
 def requirement_problems(text: str, *, direct_url_ok: frozenset[str] = frozenset()) -> list[str]:
-    """Every line of a pinned requirements file that a reader's pip could not install as pinned.
+    """Every entry of a locked requirements file that a reader's pip could not install as locked.
 
     Parameters
     ----------
     text : str
-        The file's content.
+        The file's content: entries ``name==version ; marker``, each with ``--hash=sha256:...``
+        options (on lines continued with a backslash, as ``make lock`` writes them).
     direct_url_ok : frozenset of str
-        Canonical names that may come from a direct URL (``name @ https://...``) instead of a pin.
+        Canonical names that may come from a direct URL (``name @ https://...#sha256=...``) instead of a pin.
 
     Returns
     -------
     list of str
-        ``"line N: <line>: why"`` for each bad line; empty when every line is an exact pin of a
-        public release.
+        ``"line N: <entry>: why"`` for each bad entry (N: its first line); empty when every entry is an
+        exact pin of a public release with its SHA-256 hashes, which pip's hash-checking mode needs.
     """
     problems = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.split(" #", 1)[0].strip() if not raw.lstrip().startswith("#") else ""
-        if not line:
-            continue
-        where = f"line {number}: {raw.strip()}"
+    for number, line in _hook().logical_lines(text):
+        where = f"line {number}: {line}"
         if line.startswith("-"):
             problems.append(f"{where}: a pip option; the reader's pip must use its defaults")
             continue
+        requirement_text, *options = re.split(r"\s+(?=--)", line)
+        hashes = [option for option in options if re.fullmatch(r"--hash=sha256:[0-9a-f]{64}", option)]
+        if len(hashes) != len(options):
+            problems.append(f"{where}: an option other than --hash=sha256:<64 hex digits>")
         try:
-            requirement = Requirement(line)
+            requirement = Requirement(requirement_text)
         except InvalidRequirement as error:
             problems.append(f"{where}: not a requirement ({error})")
             continue
@@ -69,7 +71,12 @@ def requirement_problems(text: str, *, direct_url_ok: frozenset[str] = frozenset
         if requirement.url:
             if name not in direct_url_ok:
                 problems.append(f"{where}: a direct URL; pin a release of the public index instead")
+            elif not re.search(r"#sha256=[0-9a-f]{64}$", requirement.url):
+                problems.append(f"{where}: a direct URL without #sha256=; pip's hash-checking mode needs it")
             continue
+        if not hashes:
+            problems.append(f"{where}: no --hash; pip's hash-checking mode needs the SHA-256 of every pin "
+                            "(make lock writes them)")
         specs = list(requirement.specifier)
         if len(specs) != 1 or specs[0].operator != "==" or "*" in specs[0].version:
             problems.append(f"{where}: not an exact pin (name==version)")
@@ -79,6 +86,56 @@ def requirement_problems(text: str, *, direct_url_ok: frozenset[str] = frozenset
             problems.append(f"{where}: local version label '+{version.local}', a build the public "
                             "index does not serve (it came from a machine's own wheel folder)")
     return problems
+
+
+def _hook():
+    """The build's hook that reads and writes the locked requirements (hooks/reader_downloads.py)."""
+    from tests import pagekit
+
+    return sys.modules.get("reader_downloads") or pagekit.load_hook("reader_downloads")
+
+
+PUBLIC_INDEX = "https://pypi.org"
+
+
+def public_hash_problems(text: str, workers: int = 8) -> list[str]:
+    """Every pin whose ``--hash`` options are not exactly the SHA-256 of the files the public index
+    serves for that release (its simple API, PEP 691's JSON form, which is what pip reads), so that a
+    reader's pip, in hash-checking mode, accepts whichever file it picks on any platform. Raises
+    ``OSError`` when the index does not answer."""
+    import urllib.error
+    import urllib.request
+    from concurrent.futures import ThreadPoolExecutor
+
+    from packaging.utils import InvalidSdistFilename, InvalidWheelFilename, parse_sdist_filename, \
+        parse_wheel_filename
+
+    def version_of(filename: str) -> Version | None:
+        try:
+            if filename.endswith(".whl"):
+                return parse_wheel_filename(filename)[1]
+            return parse_sdist_filename(filename)[1]
+        except (InvalidSdistFilename, InvalidWheelFilename):
+            return None  # an old installer or egg: no pip picks it
+
+    def check(item) -> str | None:
+        name, pin = item
+        request = urllib.request.Request(f"{PUBLIC_INDEX}/simple/{name}/",
+                                         headers={"Accept": "application/vnd.pypi.simple.v1+json"})
+        with urllib.request.urlopen(request, timeout=120) as response:
+            files = json.load(response)["files"]
+        served = {f"sha256:{file['hashes']['sha256']}" for file in files
+                  if version_of(file["filename"]) == Version(pin.version)}
+        if not served:
+            return f"{name}=={pin.version}: the public index serves no file of this release"
+        if served != set(pin.hashes):
+            return (f"{name}=={pin.version}: hashes of {len(set(pin.hashes) - served)} files the index does not "
+                    f"serve, none for {len(served - set(pin.hashes))} files it serves (run make lock)")
+        return None
+
+    with ThreadPoolExecutor(workers) as pool:
+        entries = [(name, pin) for name, pins in sorted(_hook().locked(text).items()) for pin in pins]
+        return [problem for problem in pool.map(check, entries) if problem]
 
 
 def public_pip(python: Path | str, *args: str, timeout: float = 900) -> subprocess.CompletedProcess:

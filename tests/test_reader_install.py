@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
 import sys
 import tempfile
 import types
@@ -26,6 +27,7 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
+from packaging.markers import Marker
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import Version
@@ -60,12 +62,59 @@ def test_the_pin_check_catches_what_a_reader_cannot_install():
         "--find-links /opt/wheels": ["a pip option"],
         "scipy>=1.11": ["not an exact pin"],
         "mlp_ref @ file:///tmp/mlp_ref.whl": ["a direct URL"],
+        "numpy==2.4.6": ["no --hash"],
+        "numpy==2.4.6 --hash=md5:0123": ["an option other than --hash=sha256"],
     }
     for line, expected in cases.items():
         problems = readerkit.requirement_problems(text + line + "\n")
         assert problems, line
         assert all(problem.startswith(f"line {len(text.splitlines()) + 1}: {line}:") for problem in problems)
         assert all(any(part in problem for problem in problems) for part in expected), (line, problems)
+    unchecked_wheel = "mlp_ref @ https://example.org/mlp_ref-0.1.0-py3-none-any.whl"
+    assert readerkit.requirement_problems(unchecked_wheel, direct_url_ok=frozenset({"mlp-ref"})) == [
+        f"line 1: {unchecked_wheel}: a direct URL without #sha256=; pip's hash-checking mode needs it"]
+
+
+def test_every_pin_has_the_hashes_of_the_public_indexs_files():
+    """Each pin's --hash options are exactly the SHA-256 of the files the public index serves for
+    that release: whichever file a reader's pip picks, on any platform, passes hash-checking mode."""
+    text = REQUIREMENTS.read_text(encoding="utf-8")
+    try:
+        assert readerkit.public_hash_problems(text) == []
+        # ...and the check can fail: one pin with a hash of the index's files changed.
+        (pin,) = HOOK.locked(text)["tqdm"]
+        wrong = HOOK.Pin(pin.version, None, (pin.hashes[0][:-1] + ("0" if pin.hashes[0][-1] != "0" else "1"),
+                                             *pin.hashes[1:]))
+        assert readerkit.public_hash_problems("\n".join(wrong.lines("tqdm"))) == [
+            f"tqdm=={pin.version}: hashes of 1 files the index does not serve, none for 1 files it serves "
+            "(run make lock)"]
+    except OSError as error:  # no index answered
+        if os.environ.get(readerkit.INDEX_ENV):
+            raise
+        pytest.skip(f"no package index reachable ({readerkit.INDEX_ENV} unset): {error}")
+
+
+def test_the_readers_pins_are_what_every_platform_needs(tmp_path):
+    """The reader's packages, resolved by uv (pinned in requirements.txt) for every platform and Python
+    at once, with requirements.txt's versions as constraints: exactly the packages of the reader's file
+    (the build reads them from the packages installed here, a Linux; colorama, appnope and the rest
+    that only another platform needs must be there too)."""
+    roots = tmp_path / "reader.in"
+    roots.write_text("\n".join(HOOK.READER_PACKAGES) + "\n", encoding="utf-8")
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("PIP_", "UV_"))}
+    result = subprocess.run([str(Path(sys.executable).parent / "uv"), "pip", "compile", "--quiet", "--universal",
+                             "--python-version", HOOK.lowest_python(), "--no-config", "--no-header", "--no-annotate",
+                             "--default-index", "https://pypi.org/simple", "--constraint", str(REQUIREMENTS),
+                             str(roots)], capture_output=True, text=True, env=env, timeout=600)
+    if (result.returncode != 0 and re.search(r"Failed to fetch|dns error|error sending request", result.stderr)
+            and not os.environ.get(readerkit.INDEX_ENV)):
+        pytest.skip(f"no package index reachable for uv ({readerkit.INDEX_ENV} unset)")
+    assert result.returncode == 0, result.stderr[-3000:]
+    resolved = HOOK.locked(result.stdout)
+    assert sorted(resolved) == HOOK.reader_closure()
+    locked = HOOK.locked(REQUIREMENTS.read_text(encoding="utf-8"))
+    assert {name: {pin.version for pin in entries} for name, entries in resolved.items()} == \
+        {name: {pin.version for pin in locked[name]} for name in resolved}
 
 
 def _resolved_key() -> str:
@@ -108,8 +157,9 @@ def test_requirements_resolve_from_the_public_index(public_resolution, request):
 
     resolved = {canonicalize_name(item["metadata"]["name"]): item["metadata"]["version"]
                 for item in json.loads(report.read_text())["install"]}
-    pinned = {name: version for name, version in HOOK.pins_of(text).items()
-              if name not in {"pip"}}
+    # The pins whose markers hold here (appnope is for macOS only, cffi for PyPy).
+    pinned = {name: pin.version for name, entries in HOOK.locked(text).items() for pin in entries
+              if pin.marker is None or Marker(pin.marker).evaluate()}
     # Every pin is what pip installs, and pip needs nothing that is not pinned.
     assert resolved == pinned
     if cache is not None:
@@ -140,7 +190,7 @@ def test_public_pip_cannot_see_this_machines_wheel_folder():
 def pins_rejecting(python: Version, names) -> dict[str, str]:
     """Installed packages among ``names`` whose Requires-Python rejects ``python``."""
     rejecting = {}
-    for name in names:
+    for name in filter(_installed, names):  # a pin for another platform only (appnope) is not installed here
         needs = metadata.metadata(name).get("Requires-Python")
         if needs and python not in SpecifierSet(needs):
             rejecting[name] = needs
@@ -148,8 +198,12 @@ def pins_rejecting(python: Version, names) -> dict[str, str]:
 
 
 def test_the_python_on_the_pages_is_what_every_reader_pin_supports():
-    """mlp_ref's requires-python (stated in the boxes) admits no Python that a reader pin rejects."""
-    closure = HOOK.reader_closure()
+    """mlp_ref's requires-python (stated in the boxes) admits no Python that a reader pin rejects.
+
+    A package locked with one release per range of Pythons (soupsieve) has only this machine's
+    installed: uv's resolution for the lowest Python checks those (test_the_readers_pins_are_what_...)."""
+    entries = HOOK.pinned_requirements()
+    closure = [name for name in HOOK.reader_closure() if len(entries[name]) == 1]
     assert pins_rejecting(Version(HOOK.lowest_python()), closure) == {}
     # ...and the check can fail: Python 3.10 is too old for the pinned NumPy.
     assert "numpy" in pins_rejecting(Version("3.10"), closure)
@@ -192,14 +246,17 @@ def test_the_site_serves_the_wheel_of_this_checkout(built_site, server):
 def test_reader_requirements_pin_what_requirements_txt_pins(built_site, server):
     text = served(server, "downloads/requirements-reader.txt").decode()
     assert readerkit.requirement_problems(text, direct_url_ok=frozenset({"mlp-ref"})) == []
-    pins = HOOK.pins_of(REQUIREMENTS.read_text(encoding="utf-8"))
     lines = [line for line in text.splitlines() if line and not line.startswith("#")]
     wheel_line = lines.pop()
     assert re.fullmatch(rf"mlp_ref\[labs\] @ {re.escape(server)}/downloads/mlp_ref-[^ ]+\.whl#sha256=[0-9a-f]{{64}}",
                         wheel_line)
-    reader_pins = HOOK.pins_of("\n".join(lines))
-    assert {name: pins[name] for name in reader_pins} == reader_pins
-    for needed in ("numpy", "scipy", "scikit-learn", "matplotlib", "names", "tqdm", "ipykernel", "pytest"):
+    reader_pins = HOOK.locked("\n".join(lines))
+    locked = HOOK.locked(REQUIREMENTS.read_text(encoding="utf-8"))
+    # Each entry as requirements.txt locks it: its version, its marker and every hash.
+    assert {name: [(pin.version, pin.marker, pin.hashes) for pin in entries] for name, entries in reader_pins.items()} \
+        == {name: [(pin.version, pin.marker, pin.hashes) for pin in locked[name]] for name in reader_pins}
+    assert all(pin.hashes for entries in reader_pins.values() for pin in entries)
+    for needed in ("numpy", "scipy", "scikit-learn", "matplotlib", "names", "tqdm", "ipykernel", "jupyterlab", "pytest"):
         assert needed in reader_pins
 
 
@@ -212,6 +269,17 @@ def exercise_pages() -> list[str]:
             else f"lessons/{page.stem}/index.html"
             for page in sorted((pagekit.DOCS / "lessons").glob("*.md"))
             if "../exercises/" in page.read_text(encoding="utf-8")]
+
+
+EXERCISE_FILE_LINK = re.compile(r'<a [^>]*href="[^"]*\bexercises/[^"]+"[^>]*>')
+
+
+@pytest.mark.parametrize("page", exercise_pages())
+def test_exercise_files_download_instead_of_opening_as_text(built_site, page):
+    """Every link to an exercise's starter, tests or solution carries ``download``."""
+    links = EXERCISE_FILE_LINK.findall((built_site / page).read_text(encoding="utf-8"))
+    assert links, f"{page}: no link to an exercise's file"
+    assert [link for link in links if not re.search(r"\sdownload[\s=>]", link)] == []
 
 
 # What the box says in each edition: its title, its first sentence, and a lab's time.
@@ -233,6 +301,7 @@ def test_before_you_start_box_gives_the_install_line(built_site, server, page):
     assert f"pip install -r {server}/downloads/requirements-reader.txt" in text
     assert "before-you-start:" not in html, f"{page}: a marker was left unreplaced"
     assert first.format(python=HOOK.lowest_python()) in text
+    assert all(line in text for line in HOOK.VENV_POSIX + HOOK.VENV_WINDOWS), f"{page}: no way to activate it"
     if "/labs/" in f"/{page}":
         assert re.search(lab_time, text), f"{page}: no time of the lab's run"
     other_title, other_first, _ = BOX_WORDS["en" if language == "ru" else "ru"]
@@ -256,10 +325,22 @@ def test_the_box_says_its_words_in_the_language_being_built(monkeypatch, languag
         assert site.startswith(f'!!! info "{title}"\n') and notebook.startswith(f"> **{title}.**\n")
         assert first.format(python=HOOK.lowest_python()) in site
         assert "pip install -r http://127.0.0.1:8000/r.txt" in site
+        assert "`jupyter lab`" in site  # what opens a notebook, installed by that line
+        # How to make and activate the environment, on macOS and Linux and on Windows.
+        assert all(f"    {line}\n" in site for line in HOOK.VENV_POSIX + HOOK.VENV_WINDOWS), site
         if kind == "lab" and args:
             assert re.search(lab_time.replace(r"\d+", "83"), site)
         if language == "ru":
             assert english_words(site) == [] and english_words(notebook) == [], site
+
+
+def test_the_boxs_macos_and_linux_lines_make_and_activate_an_environment(tmp_path):
+    """The box's two lines, run as they are by a shell in an empty folder: then ``python`` and ``pip`` are the
+    new environment's (the Windows lines are the same commands, spelled for Windows)."""
+    script = "\n".join([*HOOK.VENV_POSIX, 'python -c "import sys; print(sys.prefix)"', "command -v pip"])
+    result = subprocess.run(["bash", "-e", "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [str(tmp_path / ".venv"), str(tmp_path / ".venv" / "bin" / "pip")]
 
 
 # --- the reader's environment ------------------------------------------------------------
@@ -276,3 +357,43 @@ def test_lesson_blocks_run_in_the_readers_environment(reader_env, tmp_path, less
                   for block, output in zip(blocks, result["outputs"])
                   if output != (block.expected or "")]
     assert mismatches == []
+
+
+def test_the_readers_environment_opens_a_notebook(reader_env, tmp_path):
+    """The box says `jupyter lab` opens the notebooks: in the environment its line installs, JupyterLab
+    (the pinned release) starts in an empty folder and serves a notebook's page."""
+    import socket
+    import time
+
+    jupyter = reader_env.parent / "jupyter"
+    version = subprocess.run([str(jupyter), "lab", "--version"], capture_output=True, text=True, timeout=120)
+    assert version.returncode == 0, version.stderr[-3000:]
+    assert version.stdout.strip() == HOOK.pins_of(REQUIREMENTS.read_text(encoding="utf-8"))["jupyterlab"]
+    (tmp_path / "lesson.ipynb").write_text('{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}\n')
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    # A reader is not root; this test may run as root, which JupyterLab refuses without --allow-root.
+    as_root = ["--allow-root"] if os.geteuid() == 0 else []
+    log = tmp_path / "jupyter.log"
+    server = subprocess.Popen([str(jupyter), "lab", "--no-browser", f"--port={port}", "--ip=127.0.0.1",
+                               "--IdentityProvider.token=reader", f"--ServerApp.root_dir={tmp_path}", *as_root],
+                              cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=log.open("w"),
+                              env={**os.environ, "JUPYTER_CONFIG_DIR": str(tmp_path / ".jupyter"),
+                                   "JUPYTER_DATA_DIR": str(tmp_path / ".jupyter-data"),
+                                   "JUPYTER_RUNTIME_DIR": str(tmp_path / ".jupyter-runtime")})
+    try:
+        deadline, page = time.monotonic() + 120, None
+        while time.monotonic() < deadline and server.poll() is None:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/lab/tree/lesson.ipynb?token=reader",
+                                            timeout=10) as response:
+                    page = response.read().decode()
+                break
+            except OSError:
+                time.sleep(0.5)
+        assert page is not None, f"jupyter lab did not serve the notebook:\n{log.read_text()[-3000:]}"
+        assert "JupyterLab" in page
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

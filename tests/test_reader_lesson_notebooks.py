@@ -22,9 +22,11 @@ from __future__ import annotations
 
 import re
 import urllib.request
+from html.parser import HTMLParser
 
 import nbformat
 import pytest
+from markdown_it import MarkdownIt
 
 from tests import editions, pagekit
 from tests.notebook_runs import CACHE, Run, run_key, run_or_reuse
@@ -212,3 +214,105 @@ def test_the_notes_the_build_adds_are_in_the_language_being_built(monkeypatch, l
     assert note in markdown[1] and needs in markdown[2]
     if language == "ru":
         assert english_words("\n".join(markdown)) == ["A", "lesson", "Prose", "before"]  # the page's own words
+
+
+# --- answers stay folded, as on the page ----------------------------------------------------------
+
+FOLDED = """\
+# A lesson
+
+```python
+print("in sight")
+```
+
+1. A question, in sight?
+
+    ??? success "Answer"
+        The answer's first words.
+
+        ```python
+        print("the answer's code")
+        ```
+
+        <!--pytest-codeblocks:expected-output-->
+
+        ```
+        the answer's code
+        ```
+
+        The answer's last words.
+
+2. Another question, in sight.
+
+    ??? question "Answer"
+        ```python
+        print("an answer that is only code")
+        ```
+
+Prose after the answers, in sight.
+"""
+
+
+class Shown(HTMLParser):
+    """The text of rendered Markdown, each piece with whether a closed ``<details>`` hides it."""
+
+    def __init__(self):
+        super().__init__()
+        self.depth, self.in_summary, self.pieces = 0, False, []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "details":
+            assert "open" not in dict(attrs), "an answer unfolded at first"
+            self.depth += 1
+        self.in_summary |= tag == "summary"
+
+    def handle_endtag(self, tag):
+        self.depth -= tag == "details"
+        self.in_summary &= tag != "summary"
+
+    def handle_data(self, data):
+        if data.strip() and not self.in_summary:
+            self.pieces.append((data.strip(), self.depth > 0))
+
+
+def shown(markdown: str) -> list[tuple[str, bool]]:
+    """(text, folded) of a Markdown cell as Jupyter renders it: CommonMark with its HTML (markdown-it)."""
+    parser = Shown()
+    parser.feed(MarkdownIt("commonmark").render(markdown))
+    assert parser.depth == 0, f"a <details> left open in a cell:\n{markdown}"
+    return parser.pieces
+
+
+def test_an_answer_stays_folded_in_the_notebook():
+    notebook = nbformat.reads(lesson_notebooks.lesson_notebook(FOLDED, "lesson.md", PageLinks()), as_version=4)
+    pieces = [piece for cell in notebook.cells if cell.cell_type == "markdown" for piece in shown(cell.source)]
+    folded = {text for text, hidden in pieces if hidden}
+    in_sight = {text for text, hidden in pieces if not hidden}
+    assert {"The answer's first words.", "The answer's last words."} <= folded
+    assert {"A question, in sight?", "Another question, in sight.", "Prose after the answers, in sight."} <= in_sight
+    assert not folded & in_sight and "the answer's code" not in folded | in_sight
+    code = {cell.source: cell.metadata.get("jupyter", {}) for cell in notebook.cells if cell.cell_type == "code"}
+    hidden = {"source_hidden": True, "outputs_hidden": True}
+    assert code == {'print("in sight")': {}, 'print("the answer\'s code")': hidden,
+                    'print("an answer that is only code")': hidden}
+    # A fold that would hold nothing (the answer is all code) is left out: one fold per prose part.
+    assert [cell.source.count("<details>") for cell in notebook.cells if cell.cell_type == "markdown"][1:] == [0, 1, 1, 0]
+
+
+@pytest.mark.parametrize("page", lesson_sources("en") + lesson_sources("ru"), ids=lambda page: page.name)
+def test_every_answer_of_a_lesson_stays_folded_in_its_notebook(page):
+    """Every code cell the page folds into an answer is folded, and only those; every answer's prose
+    is inside a ``<details>`` that each Markdown cell closes."""
+    source = page.read_text(encoding="utf-8")
+    notebook = nbformat.reads(lesson_notebooks.lesson_notebook(source, page.name, PageLinks()), as_version=4)
+    lines = source.split("\n")
+    _, folds = lesson_notebooks._flatten_containers(lines)
+    for cell in notebook.cells:
+        if cell.cell_type == "code":
+            in_answer = bool(folds[cell.metadata["mlp"]["page_line"] - 1])
+            assert bool(cell.metadata.get("jupyter")) == in_answer, f"{page.name}:{cell.metadata['mlp']['page_line']}"
+        else:
+            shown(cell.source)  # every <details> closed within its cell
+    answers = sum(1 for line in lines if line.lstrip().startswith("???"))
+    summaries = sum(cell.source.count("<summary>") for cell in notebook.cells if cell.cell_type == "markdown")
+    assert answers and summaries >= answers - sum(1 for c in notebook.cells if c.metadata.get("jupyter"))

@@ -11,7 +11,8 @@ import re
 
 # Names a Russian sentence writes as they are.
 NAMES = frozenset({"Python", "Jupyter", "VS Code", "NumPy", "SciPy", "scikit-learn", "matplotlib", "tqdm",
-                   "pytest", "PyPI", "SHA-256", "pip", "PyTorch", "MLP"})
+                   "pytest", "PyPI", "SHA-256", "pip", "PyTorch", "MLP", "macOS", "Linux", "Windows", "PowerShell",
+                   "JupyterLab"})
 _NOT_PROSE = [
     # fenced code, also inside a quote ("> ```bash"), as a downloaded notebook quotes the box
     re.compile(r"^[ \t>]*(`{3,}|~{3,}).*?^[ \t>]*\1", re.DOTALL | re.MULTILINE),

@@ -7,7 +7,8 @@ from those fields, so the dataclass is the one mapping between settings and flag
 * :func:`add_settings` adds one flag per field to a parser: ``batch_size`` becomes
   ``--batch-size`` (a field may name another flag, as ``n_seeds`` does: ``--seeds``), typed
   by the default (``int``, ``float``, layer widths ``64,32,10``, or several of them);
-* :func:`settings_from_args` builds the dataclass back from the parsed flags;
+* :func:`settings_from_args` builds the dataclass back from the parsed flags, and says a
+  value the dataclass refuses in the reader's words: the flag typed, not the field;
 * :func:`command_line` writes the command that reproduces a settings object.
 
 Errors: bad command-line input (an unknown flag, a value of the wrong type, a setting the
@@ -20,6 +21,7 @@ line on stderr, ``<prog>: error: <message>``, as argparse does. A missing module
 from __future__ import annotations
 
 import argparse
+import re
 import shlex
 import sys
 from dataclasses import Field, MISSING, field, fields
@@ -117,9 +119,38 @@ def lab_parser(prog: str, description: str, settings_class, options: dict[str, d
 
 
 def settings_from_args(settings_class, args: argparse.Namespace):
-    """The ``settings_class`` named by parsed flags (its own checks raise ``ValueError``)."""
+    """The ``settings_class`` named by parsed flags.
+
+    A value its own checks refuse raises ``ValueError`` naming the flag the reader typed, as
+    argparse names it: ``argument --seeds: expected a positive integer, received 0``, where the
+    dataclass said ``n_seeds: ...`` (see :func:`flag_message`).
+    """
     values = {f.name: getattr(args, f.name) for f in fields(settings_class)}
-    return settings_class(**{k: tuple(v) if isinstance(v, list) else v for k, v in values.items()})
+    try:
+        return settings_class(**{k: tuple(v) if isinstance(v, list) else v for k, v in values.items()})
+    except ValueError as error:
+        raise ValueError(flag_message(settings_class, str(error))) from None
+
+
+def flag_message(settings_class, message: str) -> str:
+    """A settings check's ``message`` with the field it names replaced by that field's flag.
+
+    ``n_seeds: expected ...`` becomes ``argument --seeds: expected ...``; an index is said in
+    words, counted from 1: ``sizes[0]: ...`` becomes ``argument --sizes, width 1: ...`` and
+    ``study[1][0]: ...`` (the second list given to ``--study``) ``argument --study, list 2, width 1: ...``.
+    A message that names no field is returned as it is.
+    """
+    name, colon, rest = message.partition(": ")
+    match = re.fullmatch(r"(?P<field>\w+)(?P<indices>(?:\[\d+\])*)", name)
+    by_name = {f.name: f for f in fields(settings_class)}
+    if not colon or match is None or match["field"] not in by_name:
+        return message
+    f = by_name[match["field"]]
+    nested = isinstance(f.default, tuple) and f.default and isinstance(f.default[0], tuple)
+    words = ("list", "width") if nested else ("width",)
+    where = [f"argument {flag_of(f)}"]
+    where += [f"{word} {int(i) + 1}" for word, i in zip(words, re.findall(r"\d+", match["indices"]))]
+    return f"{', '.join(where)}: {rest}"
 
 
 def command_line(prog: str, settings, *, always: tuple[str, ...] = (), extra: tuple[str, ...] = ()) -> str:

@@ -6,6 +6,7 @@ Each lab is described once (LABS); every test runs on both, so an asymmetry betw
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import fields
 
@@ -66,8 +67,12 @@ def test_every_setting_has_one_flag_and_both_labs_share_the_vocabulary(lab):
 @pytest.mark.parametrize("lab, argv, message", [
     ("digits", ["--epochs", "x"], "argument --epochs: invalid int value: 'x'"),
     ("charlm", ["--steps", "x"], "argument --steps: invalid int value: 'x'"),
-    ("digits", ["--epochs", "0"], "epochs: expected a positive integer, received 0"),
-    ("charlm", ["--steps", "0"], "steps: expected a positive integer, received 0"),
+    ("digits", ["--epochs", "0"], "error: argument --epochs: expected a positive integer, received 0"),
+    ("charlm", ["--steps", "0"], "error: argument --steps: expected a positive integer, received 0"),
+    ("digits", ["--seeds", "0"], "error: argument --seeds: expected a positive integer, received 0"),
+    ("charlm", ["--seeds", "0"], "error: argument --seeds: expected a positive integer, received 0"),
+    ("charlm", ["--samples", "0"], "error: argument --samples: expected a positive integer, received 0"),
+    ("digits", ["--study", "64,16,10", "32,10"], "error: argument --study, list 2: expected 64 inputs"),
     ("digits", ["--no-such-flag"], "unrecognized arguments: --no-such-flag"),
     ("charlm", ["--no-such-flag"], "unrecognized arguments: --no-such-flag"),
     ("digits", ["--mnist", "/no/such/folder", "--no-progress"], "which is not a folder"),
@@ -78,6 +83,32 @@ def test_bad_input_exits_2_with_one_line(lab, argv, message, capsys):
     status, out, err = _exit_status(LABS[lab]["main"].main, argv, capsys)
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith(f"{LABS[lab]['prog']}: error: ") and message in err
+
+
+# A value of each kind that every setting of that kind refuses (no count, rate or width is negative).
+REFUSED = {int: "-1", float: "-1", "widths": "0,10"}
+
+
+@pytest.mark.parametrize("lab", LABS)
+def test_a_refused_setting_is_named_by_the_flag_typed(lab, capsys):
+    """Every setting, given a value its dataclass refuses through its flag: the message names that flag,
+    never the dataclass's field (``--seeds 0`` must not answer ``n_seeds: ...``)."""
+    spec = LABS[lab]
+    for f in fields(spec["settings"]):
+        flag = cli.flag_of(f)
+        kind = type(f.default) if isinstance(f.default, (int, float)) else "widths"
+        status, out, err = _exit_status(spec["main"].main, [flag, REFUSED[kind]], capsys)
+        assert status == 2 and out == "", (flag, err)
+        assert re.match(rf"{spec['prog']}: error: argument {flag}(, list 1)?(, width 1)?: expected ", err), (flag, err)
+        assert f" {f.name}:" not in err and f" {f.name}[" not in err, (flag, err)
+
+
+def test_a_message_naming_no_setting_is_kept():
+    assert cli.flag_message(LABS["digits"]["settings"], "no colon here") == "no colon here"
+    assert cli.flag_message(LABS["digits"]["settings"], "other: x") == "other: x"
+    assert cli.flag_message(LABS["digits"]["settings"], "study[x]: y") == "study[x]: y"
+    assert cli.flag_message(LABS["digits"]["settings"], "study[1][0]: y") == "argument --study, list 2, width 1: y"
+    assert cli.flag_message(LABS["digits"]["settings"], "sizes[2]: y") == "argument --sizes, width 3: y"
 
 
 @pytest.mark.parametrize("lab, argv", [

@@ -56,6 +56,7 @@ class CharLMSettings:
     def __post_init__(self) -> None:
         for name in ("steps", "n_seeds", "context", "emb_dim", "hidden", "n_samples"):
             check_int(name, getattr(self, name), 1)
+        check_int("seed", self.seed, 0)
         check_int("batch_size", self.batch_size, 2, note=" (batch normalization needs two windows per batch)")
         check_real("lr", self.lr, low=0)
         check_real("momentum", self.momentum, 0, 1, high_closed=True)
