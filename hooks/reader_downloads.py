@@ -71,15 +71,24 @@ def _wheel_sources() -> list[Path]:
     return sources
 
 
-def _sources_digest() -> str:
-    digest = hashlib.sha256()
+def project_urls(repo_url: str | None) -> str:
+    """The ``[project.urls]`` table the wheel's metadata gets (``pip show`` lists them): the
+    repository and its issues, when the build knows the repository's address (REPO_URL); else none."""
+    if not repo_url:
+        return ""
+    repo = repo_url.rstrip("/")
+    return f'\n[project.urls]\nSource = "{repo}"\nIssues = "{repo}/issues"\n'
+
+
+def _sources_digest(urls: str = "") -> str:
+    digest = hashlib.sha256(urls.encode())
     for path in _wheel_sources():
         digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 
 @cache
-def _build_wheel(digest: str) -> Path:
+def _build_wheel(digest: str, urls: str = "") -> Path:
     """The wheel of this checkout's mlp_ref, kept in ``.cache/wheels/`` under ``digest`` (its sources,
     with the Python and setuptools that build it): built (offline, no build isolation) only when
     that changed, not on every live-preview rebuild. ``MLP_CACHE=0`` always builds it."""
@@ -88,7 +97,7 @@ def _build_wheel(digest: str) -> Path:
         wheels = list(kept.glob("mlp_ref-*.whl"))
         if len(wheels) == 1:
             return wheels[0]
-        wheel = _pip_wheel()
+        wheel = _pip_wheel(urls)
         for old in WHEELS.glob("*"):  # one kept wheel: the newest sources'
             if old != kept:
                 shutil.rmtree(old, ignore_errors=True)
@@ -97,16 +106,19 @@ def _build_wheel(digest: str) -> Path:
         shutil.copy2(wheel, partial)
         os.replace(partial, kept / wheel.name)
         return kept / wheel.name
-    return _pip_wheel()
+    return _pip_wheel(urls)
 
 
-def _pip_wheel() -> Path:
+def _pip_wheel(urls: str = "") -> Path:
+    """Build the wheel from a copy of the sources, its ``pyproject.toml`` ending with ``urls``."""
     out = Path(tempfile.mkdtemp(prefix="mlp-ref-wheel-"))
     work = out / "src"
     for path in _wheel_sources():
         target = work / path.relative_to(ROOT)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(path, target)
+    with open(work / "pyproject.toml", "a", encoding="utf-8") as pyproject:
+        pyproject.write(urls)
     env = dict(os.environ, SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH)
     result = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "--no-index",
@@ -296,8 +308,9 @@ def reader_requirements_text(wheel_url: str, wheel_sha256: str) -> str:
 class ReaderDownloads:
     """The wheel and requirements file of one build, and the facts the boxes state."""
 
-    def __init__(self, site_url: str):
-        self.wheel = _build_wheel(_sources_digest())
+    def __init__(self, site_url: str, repo_url: str | None = None):
+        urls = project_urls(repo_url)
+        self.wheel = _build_wheel(_sources_digest(urls), urls)
         self.wheel_bytes = self.wheel.read_bytes()
         self.sha256 = hashlib.sha256(self.wheel_bytes).hexdigest()
         base = site_url if site_url.endswith("/") else site_url + "/"
@@ -435,7 +448,7 @@ _state: dict = {}
 
 def on_config(config):
     os.environ[SITE_BUILD_ENV] = "1"
-    _state["downloads"] = ReaderDownloads(config.site_url or "http://127.0.0.1:8000/")
+    _state["downloads"] = ReaderDownloads(config.site_url or "http://127.0.0.1:8000/", config.repo_url)
     return config
 
 

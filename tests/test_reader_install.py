@@ -243,6 +243,18 @@ def test_the_site_serves_the_wheel_of_this_checkout(built_site, server):
     assert packaged == checkout
 
 
+def test_the_wheel_names_the_repository_when_the_build_knows_it():
+    """``pip show mlp_ref`` lists the repository and its issues for a wheel built with REPO_URL (as
+    the publishing workflow builds it); a build without one names no address it does not know."""
+    urls = HOOK.project_urls("https://github.com/o/r/")
+    with zipfile.ZipFile(HOOK._pip_wheel(urls)) as archive:
+        (meta,) = [n for n in archive.namelist() if n.endswith(".dist-info/METADATA")]
+        lines = archive.read(meta).decode().splitlines()
+    assert [line for line in lines if line.startswith("Project-URL:")] == [
+        "Project-URL: Source, https://github.com/o/r", "Project-URL: Issues, https://github.com/o/r/issues"]
+    assert HOOK.project_urls(None) == "" and HOOK._sources_digest(urls) != HOOK._sources_digest("")
+
+
 def test_reader_requirements_pin_what_requirements_txt_pins(built_site, server):
     text = served(server, "downloads/requirements-reader.txt").decode()
     assert readerkit.requirement_problems(text, direct_url_ok=frozenset({"mlp-ref"})) == []
