@@ -188,7 +188,8 @@ def batches_line(n_train: int, batch_size: int) -> str:
     """Section 2: how the training rows divide into batches (the last one smaller)."""
     n, full, rest = format_count(n_train), n_train // batch_size, n_train % batch_size
     return say(f"{n} training rows = {full} batches of {batch_size} + one batch of {rest}",
-               ru=f"{n} обучающих строк = {full} батчей по {batch_size} + один батч из {rest}")
+               ru=f"{n} {ru_plural(n_train, 'обучающая строка', 'обучающие строки', 'обучающих строк')} = {full} "
+               f"{ru_plural(full, 'батч', 'батча', 'батчей')} по {batch_size} + один батч из {rest}")
 
 
 def probe_lines(i: int, j: int, backprop: float, numeric: float) -> str:
@@ -239,7 +240,7 @@ def accuracy_on_test_line(accuracy: float) -> str:
 def chosen_epochs_line(n_seeds: int, epochs) -> str:
     """Section 4: the chosen epoch of every seed of the lab's size."""
     return say(f"chosen epochs of this size, {n_seeds} seeds: {epochs}",
-               ru=f"выбранные эпохи этого размера, сидов {n_seeds}: {epochs}")
+               ru=f"выбранные эпохи этого размера, {n_seeds} {ru_plural(n_seeds, 'сид', 'сида', 'сидов')}: {epochs}")
 
 
 def errors_line(n_errors: int, n_pairs: int, largest: int) -> str:
