@@ -8,6 +8,7 @@ heading's English anchor (``{#the-math}``) is left as text.
 
 from __future__ import annotations
 
+import html as html_lib
 import re
 
 import pytest
@@ -121,14 +122,38 @@ def test_the_footer_and_the_source_tabs_speak_the_page_language(built_site, sour
             assert len(tabs) == 2, (language, source, tabs)
 
 
+# A cell's printed text (stdout, stderr, a progress bar): nbconvert's <pre> in a jp-RenderedText output.
+PRINTED = re.compile(r'<div class="jp-RenderedText jp-OutputArea-output"[^>]*>\s*<pre>(?P<text>.*?)</pre>', re.DOTALL)
+# An English word: three or more Latin letters standing alone (not a part of X_train, W1 or mlp_ref).
+ENGLISH_WORD = re.compile(r"(?<![\w.])[A-Za-z]{3,}(?![\w.])")
+COMMAND = re.compile(r"^\s*python -m mlp_ref\.labs\.\w+( |$)")  # the command line begin() prints: the same in both
+
+
+def printed_lines(html: str) -> list[str]:
+    """Every line the lab's cells printed, as the reader sees it."""
+    return [line for match in PRINTED.finditer(html)
+            for line in html_lib.unescape(TAG.sub("", match["text"])).splitlines() if line.strip()]
+
+
 @pytest.mark.parametrize("lab", [s for s in SOURCES if s.startswith("labs/")])
 def test_a_labs_printed_lines_are_in_the_page_language(built_site, lab):
-    """The lab's own cells print their labels in the page's language (mlp_ref.labs.notebook.begin sets it)."""
+    """The lab's own cells print their labels in the page's language (mlp_ref.labs.notebook.begin sets it):
+    every printed line of the Russian edition that has a word in it says it in Russian (the command line
+    excepted), and no line of the English edition is Russian."""
     for language, line in (("en", "the same run from the command line:"), ("ru", "тот же запуск из командной строки:")):
-        text = TAG.sub("", page_html(built_site, language, lab))
+        html = page_html(built_site, language, lab)
+        text = TAG.sub("", html)
         assert line in text, f"{EDITIONS[language]}{lab}: no {line!r}"
         assert "this notebook's cells ran in" in text if language == "en" else \
             "ячейки этого ноутбука выполнились за" in text, (language, lab)
+        lines = printed_lines(html)
+        assert len(lines) >= 10, f"{EDITIONS[language]}{lab}: found {len(lines)} printed lines, expected the lab's"
+        if language == "ru":
+            wrong = [line for line in lines
+                     if ENGLISH_WORD.search(line) and not CYRILLIC.search(line) and not COMMAND.match(line)]
+        else:
+            wrong = [line for line in lines if CYRILLIC.search(line)]
+        assert not wrong, f"{EDITIONS[language]}{lab}: {len(wrong)} printed lines not in {language}: {wrong[:4]}"
 
 
 BARE_BOOLEAN = re.compile(r"<pre>\s*(?:True|False)\s*</pre>")

@@ -62,7 +62,6 @@ import time
 import numpy as np
 from IPython.display import Markdown, display
 
-from mlp_ref.course.tables import format_count, format_number
 from mlp_ref.labs.charlm.data import load_word_list, window_rows
 from mlp_ref.labs.charlm.experiment import CharLMSettings, prepare_data, run_lab
 from mlp_ref.labs.charlm.figures import show_embeddings, show_hidden_histograms, show_training_curves
@@ -70,6 +69,10 @@ from mlp_ref.labs.charlm.model import cross_entropy, evaluate, forward, init_cha
 from mlp_ref.labs.charlm.report import (check_findings, check_running_statistics, check_step0, command_line,
                                        data_table, results_table, samples_line, samples_table, saturation_table,
                                        step0_table, windows_table)
+# the lines the cells print, in the notebook's language:
+from mlp_ref.labs.charlm.report import (below_ln_v_line, data_line, differences_lines, expected_std_line,
+                                       lookup_lines, no_torch_line, parameters_line, pca_share_line,
+                                       running_statistics_line, speed_line, speed_ratio_line, trained_line)
 from mlp_ref.labs.notebook import begin, finish
 
 SETTINGS = CharLMSettings(steps=STEPS, seed=SEED, n_seeds=SEEDS, context=CONTEXT, emb_dim=EMBEDDING,
@@ -103,9 +106,8 @@ page_start = begin(LANGUAGE, SETTINGS, CharLMSettings(), command_line(SETTINGS, 
 # the words and vocabulary that `--words WORDS_FILE` (`--build-vocab`, `--lowercase`) would select:
 words, vocab = load_word_list(WORDS_FILE, build_vocab=BUILD_VOCAB, lowercase=LOWERCASE)
 splits, windows = prepare_data(words, SETTINGS, vocab)
-source = "US census first names" if WORDS_FILE is None else f"words of {WORDS_FILE}"
 n_unique = sum(len(part) for part in splits.values())
-print(f"{format_count(n_unique)} unique {source}; vocabulary of V = {vocab.size} tokens: {''.join(vocab.chars)!r}")
+print(data_line(n_unique, WORDS_FILE, vocab))  # how many words, from where, and the vocabulary
 display(Markdown(data_table(splits, windows)))
 
 # %% [markdown]
@@ -185,14 +187,13 @@ scatter = np.zeros_like(C)
 np.add.at(scatter, X_batch, upstream)                         # what the backward pass does
 layer_grad = one_hot.reshape(-1, vocab.size).T @ upstream.reshape(-1, C.shape[1])   # X^T Delta, (V, E)
 assert np.allclose(scatter, layer_grad, rtol=1e-12, atol=1e-12), "scatter-add must equal onehot(X)^T Delta"
-print(f"C[X] and onehot(X) @ C: both {by_lookup.shape}, equal: True")
-print(f"scatter-add into C and onehot(X)^T @ Delta: both {scatter.shape}, equal: True")
+print(lookup_lines(by_lookup.shape, scatter.shape))  # both equalities held: the assertions passed
 
 # %%
 for batch_norm in (False, True):
     model = init_char_mlp(SETTINGS.config(vocab.size, "kaiming", batch_norm), 0)
     shapes = ", ".join(f"{name} {value.shape}" for name, value in model.params.items())
-    print(f"batch norm {batch_norm!s:5}: {format_count(model.n_parameters())} parameters — {shapes}")
+    print(parameters_line(batch_norm, model.n_parameters(), shapes))
 
 # %% [markdown]
 # ## 4. Initialization
@@ -222,8 +223,7 @@ for init in ("scaled_output", "kaiming"):
     gaps = np.array([evaluate(init_char_mlp(SETTINGS.config(vocab.size, init, False), seed), X_train, Y_train)
                      for seed in range(20)]) - ln_V   # (20,) step-0 loss minus ln V
     below[init] = int(np.sum(gaps < 0))
-    print(f"{init:13s}: {below[init]:2d} of {gaps.size} seeds start below ln V, "
-          f"lowest by {format_number(-gaps.min(), 3)}, highest above by {format_number(gaps.max(), 3)}")
+    print(below_ln_v_line(init, below[init], gaps.size, -gaps.min(), gaps.max()))
 check_step0(below, 20)  # the text says: some seeds start below ln V, some above
 
 # %% [markdown]
@@ -253,8 +253,7 @@ for init, batch_norm in (("scaled_output", False), ("kaiming", False), ("scaled_
     pre_std = float((cache.x @ model.params["W1"]).std())  # spread of x W1 before the bias and the tanh
     sat_rows.append((init, batch_norm, float(np.mean(np.abs(cache.h) > 0.97)), pre_std))
 display(Markdown(saturation_table(sat_rows, fan_in)))
-print(f"expected std of x W1 over the draw of the weights: sqrt({fan_in}) = {math.sqrt(fan_in):.2f} "
-      f"with N(0, 1) weights, 5/3 = {5 / 3:.2f} with the Kaiming scale")
+print(expected_std_line(fan_in, math.sqrt(fan_in), 5 / 3))  # with N(0, 1) weights; with the Kaiming scale
 
 show_hidden_histograms(hidden[:2], sat_rows[:2], fan_in)  # the figure's code: mlp_ref/labs/charlm/figures.py
 
@@ -279,7 +278,7 @@ show_hidden_histograms(hidden[:2], sat_rows[:2], fan_in)  # the figure's code: m
 # %%
 train_start = time.perf_counter()
 report = run_lab(SETTINGS, words, vocab)
-print(f"trained {len(report.variants) * SETTINGS.n_seeds} models in {time.perf_counter() - train_start:.1f} s")
+print(trained_line(len(report.variants) * SETTINGS.n_seeds, time.perf_counter() - train_start))
 
 # %%
 show_training_curves(report)  # the first seed of each variant; the code: mlp_ref/labs/charlm/figures.py
@@ -305,19 +304,11 @@ val = {r.label: r.val_loss for r in report.variants}
 naive, fixed = val["MLP, naive init"], val["MLP, init fixes"]  # each (n_seeds,)
 bn_naive, bn_fixed = val["MLP + batch norm, naive init"], val["MLP + batch norm, init fixes"]
 bigram_val = report.bigram_loss["val"]
-
-
-def change(a, b):
-    """Mean change a - b with the range of the per-seed differences."""
-    d = a - b
-    return f"{format_number(d.mean(), 3)} (per seed from {format_number(d.min(), 3)} to {format_number(d.max(), 3)})"
-
-
-print("validation loss differences (negative = better), same seeds paired:")
-print("  init fixes vs naive init, no batch norm:  ", change(fixed, naive))
-print("  batch norm vs none, naive init:           ", change(bn_naive, naive))
-print("  batch norm vs none, with init fixes:      ", change(bn_fixed, fixed))
-print("  best MLP vs bigram:                       ", format_number(min(v.mean() for v in val.values()) - bigram_val, 3))
+# per seed, one variant's validation loss minus the other's; each printed as its mean and range
+print(differences_lines({"init fixes vs naive init, no batch norm": fixed - naive,
+                         "batch norm vs none, naive init": bn_naive - naive,
+                         "batch norm vs none, with init fixes": bn_fixed - fixed},
+                        best_vs_bigram=min(v.mean() for v in val.values()) - bigram_val))
 
 # The text below states five of these directions: check_findings checks each on this run (the site
 # build fails if the page's own run reverses one; in your run, one that does not hold warns).
@@ -352,9 +343,7 @@ bn_model = next(r for r in report.variants if r.label == "MLP + batch norm, init
 logits, _ = forward(bn_model, X_train, training=True)  # statistics of the whole training split
 full_stats = cross_entropy(logits, Y_train)[0]
 running = evaluate(bn_model, X_train, Y_train)
-print(f"first seed, training split: loss with running statistics {format_number(running, 4)}, "
-      f"with the split's own statistics {format_number(full_stats, 4)}, "
-      f"difference {format_number(running - full_stats, 4)}")
+print(running_statistics_line(running, full_stats))  # and their difference
 # the text below says: within a tenth of the gap between the two "init fixes" rows
 check_running_statistics(report, running, full_stats)
 
@@ -395,7 +384,7 @@ centred = C - C.mean(axis=0)
 U, S, Vt = np.linalg.svd(centred, full_matrices=False)
 points = centred @ Vt[:2].T  # (V, 2)
 share = (S[:2] ** 2).sum() / (S ** 2).sum()
-print(f"the first two principal components keep {format_number(100 * share, 1)} % of the variance of C")
+print(pca_share_line(share))
 show_embeddings(points, vocab.chars, report.chosen_variant.label)  # the code: mlp_ref/labs/charlm/figures.py
 
 # %% [markdown]
@@ -425,8 +414,7 @@ except ModuleNotFoundError:
     torch = None
 if torch is None:
     ratio = None
-    print("PyTorch is not installed in this environment: no speed ratio measured. "
-          "To measure it, install PyTorch (CPU build: see pytorch.org) and run this cell again.")
+    print(no_torch_line())  # and how to measure it
 else:
     Xb, Yb = speed_windows(0)  # random windows over the timed model's vocabulary
     config = speed_config(batch_norm=False, dtype="float64")
@@ -434,8 +422,7 @@ else:
     mine, theirs = median_step_times([numpy_runner(config, Xb, Yb), torch_runner(torch, config, Xb, Yb)],
                                      steps, repeats)
     ratio = mine / theirs
-    print(f"median time per step: NumPy {mine * 1e6:.0f} µs, PyTorch {theirs * 1e6:.0f} µs; "
-          f"ratio {ratio:.2f} (torch {torch.__version__}, median of {repeats} alternating runs of {steps} steps)")
+    print(speed_line(mine, theirs, torch.__version__, repeats, steps))  # in µs per step, and the ratio
 
 # %% [markdown]
 # Small timings on a shared machine are noisy; `make bench` runs the full benchmark
@@ -449,7 +436,7 @@ else:
 # %%
 display(Markdown(results_table(report)))
 display(Markdown(samples_line(report)))
-print("speed ratio NumPy / PyTorch, one training step:", "not measured" if ratio is None else f"{ratio:.2f}")
+print(speed_ratio_line(ratio))
 finish(page_start)
 
 # %% [markdown]

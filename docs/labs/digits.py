@@ -60,14 +60,19 @@ from IPython.display import Markdown, display
 from threadpoolctl import threadpool_limits
 
 from mlp_ref import MLP, count_params, fit, grad_check
-from mlp_ref.course.tables import format_count, format_number
 from mlp_ref.labs.digits.data import check_partition, digits_splits
 from mlp_ref.labs.digits.experiment import DigitsSettings, confusion_matrix, run_lab
 from mlp_ref.labs.digits.figures import show_confusion_matrix, show_loss_curves, show_misclassified
 from mlp_ref.labs.digits.report import (MNIST_ENV, check_chosen_epochs, check_gradient, check_loops,
                                         check_parity, check_study, command_line, comparison_table,
                                         layer_table, mnist_report, mnist_status, parity_table, parity_verdict,
-                                        percent, run_table, split_table, study_table)
+                                        run_table, split_table, study_table)
+# the lines the cells print, in the notebook's language:
+from mlp_ref.labs.digits.report import (accuracy_on_test_line, batches_line, chosen_epoch_line,
+                                        chosen_epochs_line, chosen_size_lines, errors_line,
+                                        gradient_check_line, image_worth_lines, loops_gap_line,
+                                        partition_line, pixel_range_line, probe_lines, validation_line,
+                                        zero_gradient_lines)
 from mlp_ref.labs.notebook import begin, finish
 from mlp_ref.labs.progress import NotebookProgress
 
@@ -108,11 +113,10 @@ assert set(val_idx).isdisjoint(test_idx)
 assert set(train_idx) | set(val_idx) | set(test_idx) == set(range(n_rows))
 # the same check as a library call (it raises; python -O cannot remove it):
 check_partition(train_idx, val_idx, test_idx, n_rows)
-print(f"disjoint parts covering all {format_count(n_rows)} rows")
+print(partition_line(n_rows))
 print("X_train", splits.X_train.shape, " X_val", splits.X_val.shape,
       " X_test", splits.X_test.shape)
-print(f"pixels after / 16: from {splits.X_train.min()} "
-      f"to {splits.X_train.max()}")
+print(pixel_range_line(splits.X_train.min(), splits.X_train.max()))
 display(Markdown(split_table(splits)))
 
 # %% [markdown]
@@ -153,8 +157,7 @@ net = MLP(sizes, activation="relu", output="softmax", init="he",
 display(Markdown(layer_table(net)))  # each layer's W and b shapes, counted from the arrays
 assert net.n_params == count_params(sizes)
 n_train, B = splits.X_train.shape[0], SETTINGS.batch_size
-print(f"{format_count(n_train)} training rows = {n_train // B} batches "
-      f"of {B} + one batch of {n_train % B}")
+print(batches_line(n_train, B))  # n_train // B full batches and one of n_train % B rows
 
 # %% [markdown]
 # ## 3. Check the gradient before you train
@@ -184,13 +187,10 @@ plus = probe.loss_and_grads(X_small, y_small)[0]
 probe.weights[0][i, j] -= 2 * eps
 minus = probe.loss_and_grads(X_small, y_small)[0]
 numeric = (plus - minus) / (2 * eps)
-print(f"dL/dW1[{i}, {j}]: pixel ({i // 8}, {i % 8}) -> hidden unit {j}")
-# 8 decimals: the difference quotient's rounding error is about 1e-16 / eps = 1e-10, so a
-# 10th decimal would differ from one CPU or BLAS kernel to another.
-print(f"  backprop          {dW1[i, j]:.8f}")
-print(f"  finite difference {numeric:.8f}")
-print(f"pixels blank in all 8 rows: {np.sum(X_small.max(axis=0) == 0)} of 64")
-print(f"entries of dW1 exactly 0: {np.sum(dW1 == 0)} of {dW1.size}")
+# both to 8 decimals: the difference quotient's rounding error is about 1e-16 / eps = 1e-10,
+# so a 10th decimal would differ from one CPU or BLAS kernel to another.
+print(probe_lines(i, j, dW1[i, j], numeric))
+print(zero_gradient_lines(np.sum(X_small.max(axis=0) == 0), np.sum(dW1 == 0), dW1.size))
 
 # %% [markdown]
 # Then every one of the network's parameters with `grad_check`, which reports the largest
@@ -200,8 +200,7 @@ print(f"entries of dW1 exactly 0: {np.sum(dW1 == 0)} of {dW1.size}")
 
 # %%
 error = grad_check(net, X_small, y_small, eps=1e-6)
-print(f"largest relative error over all {format_count(net.n_params)} "
-      f"parameters: {error:.1e}")
+print(gradient_check_line(net.n_params, error))
 check_gradient(error)  # the text below says: below 1e-6
 
 # %% [markdown]
@@ -220,10 +219,9 @@ with threadpool_limits(limits=1):
     chosen = history.best_epoch  # 0-based index of the restored epoch
     # the one use of the test split: predictions of shape (n_test,)
     test_predictions = net.predict(splits.X_test)
-print(f"chosen epoch: {chosen + 1} of {SETTINGS.epochs}")
-print(f"validation loss {format_number(history.val_loss[chosen], 4)}, "
-      f"accuracy {percent(history.val_accuracy[chosen])} %")
-print(f"test accuracy {percent(np.mean(test_predictions == splits.y_test))} %")
+print(chosen_epoch_line(chosen + 1, SETTINGS.epochs))
+print(validation_line(history.val_loss[chosen], history.val_accuracy[chosen]))
+print(accuracy_on_test_line(np.mean(test_predictions == splits.y_test)))
 
 # %% [markdown]
 # The cell below runs the whole experiment of this page — this model for {@ lab_a.seeds @} seeds, the
@@ -255,8 +253,7 @@ show_loss_curves(history, chosen, SETTINGS)  # the figure's code: mlp_ref/labs/d
 
 # %%
 lab_epochs = np.array([run.chosen_epoch for run in report.lab_runs])
-print(f"chosen epochs of this size, {SETTINGS.n_seeds} seeds: "
-      f"{sorted(lab_epochs.tolist())}")
+print(chosen_epochs_line(SETTINGS.n_seeds, sorted(lab_epochs.tolist())))
 check_chosen_epochs(report)  # the text below says: all within the last few epochs
 
 # %% [markdown]
@@ -281,13 +278,10 @@ assert cm.sum() == len(y_test)
 assert np.trace(cm) == np.sum(test_predictions == y_test)
 show_confusion_matrix(cm)
 off = cm - np.diag(np.diag(cm))
-print(f"{off.sum()} test errors in {np.count_nonzero(off)} different "
-      f"(true, predicted) pairs; largest count of one pair: {off.max()}")
+print(errors_line(off.sum(), np.count_nonzero(off), off.max()))
 per_digit = np.bincount(y_test, minlength=10)
-print(f"one test image is worth {format_number(100 / len(y_test), 2)} "
-      f"points of the overall accuracy,")
-print(f"and {format_number(100 / per_digit.max(), 1)} to "
-      f"{format_number(100 / per_digit.min(), 1)} points of one digit's")
+# points of accuracy one test image is worth: overall, and for the most and the least frequent digit
+print(image_worth_lines(100 / len(y_test), 100 / per_digit.max(), 100 / per_digit.min()))
 
 # %% [markdown]
 # *Figure: the test confusion matrix of the chosen model; off-diagonal counts (in bold)
@@ -336,7 +330,7 @@ short = fit(fast, splits.X_train, splits.y_train, splits.X_val,
             splits.y_val, epochs=3, batch_size=B, lr=lr, seed=SETTINGS.seed, engine="fast")
 gap = max(np.abs(a - b).max() for a, b in
           zip(readable.weights + readable.biases, fast.weights + fast.biases))
-print(f"largest difference between the two loops' parameters: {gap:.1e}")
+print(loops_gap_line(gap))
 # the comparison needs fit to keep its last (third) epoch's weights, as the loop above does;
 # the text below says the difference is rounding error (below 1e-9)
 check_loops(short.best_epoch, gap)
@@ -367,9 +361,7 @@ check_loops(short.best_epoch, gap)
 # %%
 display(Markdown(study_table(report)))
 best = report.study[report.chosen]
-print(f"chosen by validation: {list(best.sizes)}")
-print(f"its test accuracy: {percent(best.test_accuracy.mean())} % "
-      f"(mean over {SETTINGS.n_seeds} seeds)")
+print(chosen_size_lines(best.sizes, best.test_accuracy.mean(), SETTINGS.n_seeds))
 # the text below says: the largest network was chosen, and the two smallest were still improving
 check_study(report)
 

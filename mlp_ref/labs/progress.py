@@ -5,6 +5,11 @@ from __future__ import annotations
 import sys
 import time
 
+from mlp_ref.course.i18n import say
+
+#: A notebook's bar's words in Russian (the command line's tqdm bar is English, as are its tables).
+_RU = {"fits": "обучения", "fit": "обуч", "steps": "шаги", "step": "шаг"}
+
 
 class Ticker:
     """Advances a progress bar (or nothing) by one unit (a fit, a step) at a time.
@@ -26,8 +31,9 @@ class Ticker:
         if progress is True:
             from tqdm import tqdm  # imported lazily: the labs extra (a missing one is explained by labs.cli)
             self.bar = tqdm(total=total, desc=f"{unit}s", unit=unit, file=sys.stderr)
-        elif callable(progress):
-            self.bar = progress(total=total, desc=f"{unit}s", unit=unit)
+        elif callable(progress):  # a notebook's bar speaks the notebook's language
+            desc = f"{unit}s"
+            self.bar = progress(total=total, desc=say(desc, ru=_RU.get(desc, desc)), unit=say(unit, ru=_RU.get(unit, unit)))
         elif progress is not False and progress is not None:
             raise TypeError(f"progress: expected a bool or a tqdm-like factory, received {progress!r}")
 

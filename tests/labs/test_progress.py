@@ -23,3 +23,14 @@ def test_notebook_progress_ends_at_the_total(monkeypatch):
     assert drawn[0].startswith("fits:   0%") and "0/3" in drawn[0]
     assert "fit 2" in drawn[-2] and "3/3" in drawn[-2]       # the last update names the last fit
     assert drawn[-1].startswith("fits: 100%") and "3/3" in drawn[-1] and "fit 2" not in drawn[-1]
+
+
+def test_a_notebooks_bar_speaks_the_notebooks_language(monkeypatch):
+    """Ticker passes a notebook's bar its words in the notebook's language (MLP_LANG, set by LANGUAGE)."""
+    from mlp_ref.labs.progress import Ticker
+
+    made = []
+    for language, expected in (("en", ("fits", "fit")), ("ru", ("обучения", "обуч"))):
+        monkeypatch.setenv("MLP_LANG", language)
+        Ticker(lambda total, desc, unit: made.append((desc, unit)), total=3, unit="fit")
+        assert made[-1] == expected, (language, made[-1])

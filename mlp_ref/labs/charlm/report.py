@@ -8,7 +8,7 @@ import shlex
 import numpy as np
 
 from mlp_ref.course.claims import claim
-from mlp_ref.course.i18n import say
+from mlp_ref.course.i18n import ru_plural, say
 from mlp_ref.course.tables import format_count, format_number, markdown_table
 from mlp_ref.labs import cli
 from mlp_ref.labs.charlm.experiment import CharLMReport, CharLMSettings
@@ -202,6 +202,140 @@ def check_running_statistics(report: CharLMReport, running: float, own: float) -
           say(f"a difference of {format_number(abs(running - own), 4)} against a gap of {format_number(gap, 4)}",
               ru=f"разницу {format_number(abs(running - own), 4)} при разрыве {format_number(gap, 4)}"),
           stacklevel=2)
+
+
+# --------------------------------------------------------------------------- the cells' printed lines
+# What the lab page's cells print, in the notebook's language; each takes the numbers its cell computed.
+
+def data_line(n_unique: int, words_file, vocab) -> str:
+    """Section 1: how many unique words, from where, and the vocabulary.
+
+    Parameters
+    ----------
+    n_unique : int
+        The words of the three splits.
+    words_file : str or path-like or None
+        The notebook's ``WORDS_FILE``; None: the census names.
+    vocab : Vocabulary
+    """
+    n, tokens = format_count(n_unique), repr("".join(vocab.chars))
+    if words_file is None:
+        return say(f"{n} unique US census first names; vocabulary of V = {vocab.size} tokens: {tokens}",
+                   ru=f"уникальных имён из переписи США: {n}; словарь из V = {vocab.size} токенов: {tokens}")
+    return say(f"{n} unique words of {words_file}; vocabulary of V = {vocab.size} tokens: {tokens}",
+               ru=f"уникальных слов из {words_file}: {n}; словарь из V = {vocab.size} токенов: {tokens}")
+
+
+def lookup_lines(lookup_shape, scatter_shape) -> str:
+    """Section 2, after its assertions: the lookup is a one-hot product, its gradient a scatter-add."""
+    return say(f"C[X] and onehot(X) @ C: both {lookup_shape}, equal: True\n"
+               f"scatter-add into C and onehot(X)^T @ Delta: both {scatter_shape}, equal: True",
+               ru=f"C[X] и onehot(X) @ C: обе формы {lookup_shape}, равны: да\n"
+               f"scatter-add в C и onehot(X)^T @ Delta: обе формы {scatter_shape}, равны: да")
+
+
+def parameters_line(batch_norm: bool, n_parameters: int, shapes: str) -> str:
+    """Section 2: one model's parameter count and its arrays' shapes, with or without batch norm."""
+    n = format_count(n_parameters)
+    return say(f"batch norm {batch_norm!s:5}: {n} parameters — {shapes}",
+               ru=f"{'с батч-нормализацией:' if batch_norm else 'без батч-нормализации:':22} {n} "
+               f"{ru_plural(n_parameters, 'параметр', 'параметра', 'параметров')} — {shapes}")
+
+
+def below_ln_v_line(init: str, n_below: int, n_seeds: int, lowest: float, highest: float) -> str:
+    """Section 4: how many seeds of an initialization start below ln V, and the extremes of the gap."""
+    lowest, highest = format_number(lowest, 3), format_number(highest, 3)
+    return say(f"{init:13s}: {n_below:2d} of {n_seeds} seeds start below ln V, "
+               f"lowest by {lowest}, highest above by {highest}",
+               ru=f"{init:13s}: {n_below:2d} из {n_seeds} сидов начинают ниже ln V, "
+               f"самый низкий — на {lowest} ниже, самый высокий — на {highest} выше")
+
+
+def expected_std_line(fan_in: int, normal: float, kaiming: float) -> str:
+    """Section 5: the spread of x W1 expected with N(0, 1) weights (``normal``) and the Kaiming scale."""
+    return say(f"expected std of x W1 over the draw of the weights: sqrt({fan_in}) = {normal:.2f} "
+               f"with N(0, 1) weights, 5/3 = {kaiming:.2f} with the Kaiming scale",
+               ru=f"ожидаемое ст. откл. x W1 по розыгрышу весов: sqrt({fan_in}) = {normal:.2f} "
+               f"при весах N(0, 1), 5/3 = {kaiming:.2f} при масштабе Kaiming")
+
+
+def trained_line(n_models: int, seconds: float) -> str:
+    """Section 6: how many models were trained, and how long it took (varies from run to run)."""
+    return say(f"trained {n_models} models in {seconds:.1f} s", ru=f"обучено моделей: {n_models}, за {seconds:.1f} с")
+
+
+#: The comparisons of section 6's paired differences, in Russian.
+_DIFFERENCES_RU = {
+    "init fixes vs naive init, no batch norm": "исправленная инициализация против наивной, без BN",
+    "batch norm vs none, naive init": "BN против без BN, наивная инициализация",
+    "batch norm vs none, with init fixes": "BN против без BN, исправленная инициализация",
+    "best MLP vs bigram": "лучший MLP против биграмм",
+}
+
+
+def differences_lines(differences: dict, best_vs_bigram: float) -> str:
+    """Section 6: paired validation-loss differences, each its mean and the range over seeds.
+
+    Parameters
+    ----------
+    differences : dict of str to ndarray
+        Keyed by the comparisons of :data:`_DIFFERENCES_RU`: per seed, one variant's loss minus the other's.
+    best_vs_bigram : float
+        The best variant's mean validation loss minus the bigram's.
+    """
+    unknown = set(differences) - set(_DIFFERENCES_RU)
+    if unknown:
+        raise ValueError(f"differences: expected comparisons among {sorted(_DIFFERENCES_RU)}, received {sorted(unknown)}")
+    rows = [(label, say(f"{format_number(d.mean(), 3)} (per seed from {format_number(d.min(), 3)} to "
+                        f"{format_number(d.max(), 3)})",
+                        ru=f"{format_number(d.mean(), 3)} (по сидам от {format_number(d.min(), 3)} до "
+                        f"{format_number(d.max(), 3)})")) for label, d in differences.items()]
+    rows.append(("best MLP vs bigram", format_number(best_vs_bigram, 3)))
+    labels = [say(label, ru=_DIFFERENCES_RU[label]) + ":" for label, _ in rows]
+    width = max(len(label) for label in labels) + 2
+    head = say("validation loss differences (negative = better), same seeds paired:",
+               ru="разности потерь на валидации (отрицательная — лучше), одни и те же сиды в парах:")
+    return "\n".join([head] + [f"  {label:<{width}} {value}" for label, (_, value) in zip(labels, rows)])
+
+
+def running_statistics_line(running: float, own: float) -> str:
+    """Section 6: the first seed's training loss with batch norm's running statistics and with the split's own."""
+    a, b, difference = format_number(running, 4), format_number(own, 4), format_number(running - own, 4)
+    return say(f"first seed, training split: loss with running statistics {a}, "
+               f"with the split's own statistics {b}, difference {difference}",
+               ru=f"первый сид, обучающая выборка: потери со скользящими статистиками {a}, "
+               f"со статистиками самой выборки {b}, разница {difference}")
+
+
+def pca_share_line(share: float) -> str:
+    """Section 7: the share of the embeddings' variance the first two principal components keep."""
+    share = format_number(100 * share, 1)
+    return say(f"the first two principal components keep {share} % of the variance of C",
+               ru=f"первые две главные компоненты сохраняют {share} % дисперсии C")
+
+
+def no_torch_line() -> str:
+    """Section 8 without PyTorch: no ratio measured, and how to measure it."""
+    return say("PyTorch is not installed in this environment: no speed ratio measured. "
+               "To measure it, install PyTorch (CPU build: see pytorch.org) and run this cell again.",
+               ru="PyTorch в этом окружении не установлен: отношение скоростей не измерено. Чтобы измерить его, "
+               "установите PyTorch (сборку для CPU: см. pytorch.org) и запустите эту ячейку снова.")
+
+
+def speed_line(numpy_seconds: float, torch_seconds: float, version: str, repeats: int, steps: int) -> str:
+    """Section 8: median time per training step of each implementation, and their ratio."""
+    mine, theirs, ratio = numpy_seconds * 1e6, torch_seconds * 1e6, numpy_seconds / torch_seconds
+    return say(f"median time per step: NumPy {mine:.0f} µs, PyTorch {theirs:.0f} µs; "
+               f"ratio {ratio:.2f} (torch {version}, median of {repeats} alternating runs of {steps} steps)",
+               ru=f"медианное время шага: NumPy {mine:.0f} мкс, PyTorch {theirs:.0f} мкс; "
+               f"отношение {ratio:.2f} (torch {version}, медиана {repeats} чередующихся прогонов по {steps} шагов)")
+
+
+def speed_ratio_line(ratio) -> str:
+    """The closing note: the speed ratio of section 8, or that it was not measured (``ratio`` None)."""
+    value = say("not measured", ru="не измерено") if ratio is None else f"{ratio:.2f}"
+    return say(f"speed ratio NumPy / PyTorch, one training step: {value}",
+               ru=f"отношение скоростей NumPy / PyTorch, один шаг обучения: {value}")
 
 
 # --------------------------------------------------------------------------- the page's small tables

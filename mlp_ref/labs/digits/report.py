@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from mlp_ref.course.claims import claim
-from mlp_ref.course.i18n import say
+from mlp_ref.course.i18n import ru_plural, say
 from mlp_ref.course.tables import format_count, format_number, markdown_table
 from mlp_ref.labs import cli
 from mlp_ref.labs.digits.data import Splits
@@ -167,6 +167,110 @@ def parity_verdict(report: DigitsReport) -> str:
                f"within {tolerance} points: {'yes' if within else 'NO'}",
                ru=f"mlp_ref минус MLPClassifier, средняя точность на тесте по {n} сидам: {points} п. п.\n"
                f"в пределах {tolerance} п. п.: {'да' if within else 'НЕТ'}")
+
+
+# --------------------------------------------------------------------------- the cells' printed lines
+# What the lab page's cells print, in the notebook's language; each takes the numbers its cell computed.
+
+def partition_line(n_rows: int) -> str:
+    """Section 1: the three parts were checked disjoint and covering every row."""
+    n = format_count(n_rows)
+    return say(f"disjoint parts covering all {n} rows",
+               ru=f"части не пересекаются и вместе покрывают все {n} {ru_plural(n_rows, 'строку', 'строки', 'строк')}")
+
+
+def pixel_range_line(low, high) -> str:
+    """Section 1: the smallest and largest pixel after dividing by 16."""
+    return say(f"pixels after / 16: from {low} to {high}", ru=f"пиксели после деления на 16: от {low} до {high}")
+
+
+def batches_line(n_train: int, batch_size: int) -> str:
+    """Section 2: how the training rows divide into batches (the last one smaller)."""
+    n, full, rest = format_count(n_train), n_train // batch_size, n_train % batch_size
+    return say(f"{n} training rows = {full} batches of {batch_size} + one batch of {rest}",
+               ru=f"{n} {ru_plural(n_train, 'обучающая строка', 'обучающие строки', 'обучающих строк')} = {full} "
+               f"{ru_plural(full, 'батч', 'батча', 'батчей')} по {batch_size} + один батч из {rest}")
+
+
+def probe_lines(i: int, j: int, backprop: float, numeric: float) -> str:
+    """Section 3: one weight's derivative ``dW1[i, j]`` by backpropagation and by a central difference.
+
+    Eight decimals: the difference quotient's rounding error is about 1e-16 / eps = 1e-10, so a
+    10th decimal would differ from one CPU or BLAS kernel to another.
+    """
+    head = say(f"dL/dW1[{i}, {j}]: pixel ({i // 8}, {i % 8}) -> hidden unit {j}",
+               ru=f"dL/dW1[{i}, {j}]: пиксель ({i // 8}, {i % 8}) -> скрытый нейрон {j}")
+    names = [say("backprop", ru="обратный проход"), say("finite difference", ru="конечная разность")]
+    width = max(len(name) for name in names)
+    return "\n".join([head] + [f"  {name:<{width}} {value:.8f}" for name, value in zip(names, (backprop, numeric))])
+
+
+def zero_gradient_lines(blank_pixels: int, zero_entries: int, n_entries: int) -> str:
+    """Section 3: why many entries of dW1 are exactly 0 on 8 rows."""
+    return say(f"pixels blank in all 8 rows: {blank_pixels} of 64\n"
+               f"entries of dW1 exactly 0: {zero_entries} of {n_entries}",
+               ru=f"пикселей, пустых во всех 8 строках: {blank_pixels} из 64\n"
+               f"элементов dW1, равных точно 0: {zero_entries} из {n_entries}")
+
+
+def gradient_check_line(n_params: int, error: float) -> str:
+    """Section 3: grad_check's largest relative error over all parameters."""
+    n = format_count(n_params)
+    return say(f"largest relative error over all {n} parameters: {error:.1e}",
+               ru=f"наибольшая относительная ошибка по всем {n} параметрам: {error:.1e}")
+
+
+def chosen_epoch_line(epoch: int, epochs: int) -> str:
+    """Section 4: the restored epoch, 1-based, of ``epochs``."""
+    return say(f"chosen epoch: {epoch} of {epochs}", ru=f"выбранная эпоха: {epoch} из {epochs}")
+
+
+def validation_line(loss: float, accuracy: float) -> str:
+    """Section 4: the chosen epoch's validation loss and accuracy."""
+    loss, accuracy = format_number(loss, 4), percent(accuracy)
+    return say(f"validation loss {loss}, accuracy {accuracy} %",
+               ru=f"потери на валидации {loss}, точность {accuracy} %")
+
+
+def accuracy_on_test_line(accuracy: float) -> str:
+    """Section 4: the one evaluation on the test split."""
+    return say(f"test accuracy {percent(accuracy)} %", ru=f"точность на тесте {percent(accuracy)} %")
+
+
+def chosen_epochs_line(n_seeds: int, epochs) -> str:
+    """Section 4: the chosen epoch of every seed of the lab's size."""
+    return say(f"chosen epochs of this size, {n_seeds} seeds: {epochs}",
+               ru=f"выбранные эпохи этого размера, {n_seeds} {ru_plural(n_seeds, 'сид', 'сида', 'сидов')}: {epochs}")
+
+
+def errors_line(n_errors: int, n_pairs: int, largest: int) -> str:
+    """Section 4: the off-diagonal of the confusion matrix in one line."""
+    return say(f"{n_errors} test errors in {n_pairs} different (true, predicted) pairs; largest count of one pair: "
+               f"{largest}", ru=f"ошибок на тесте: {n_errors}, различных пар (истинная, предсказанная): {n_pairs}; "
+               f"больше всего на одну пару: {largest}")
+
+
+def image_worth_lines(overall: float, digit_low: float, digit_high: float) -> str:
+    """Section 4: how many points of accuracy one test image is worth, overall and for one digit."""
+    overall, low, high = format_number(overall, 2), format_number(digit_low, 1), format_number(digit_high, 1)
+    return say(f"one test image is worth {overall} points of the overall accuracy,\n"
+               f"and {low} to {high} points of one digit's",
+               ru=f"одно тестовое изображение стоит {overall} п. п. общей точности\n"
+               f"и от {low} до {high} п. п. точности по одной цифре")
+
+
+def loops_gap_line(gap: float) -> str:
+    """Section 5: the largest difference between the readable loop's and fit's parameters."""
+    return say(f"largest difference between the two loops' parameters: {gap:.1e}",
+               ru=f"наибольшая разница между параметрами двух циклов: {gap:.1e}")
+
+
+def chosen_size_lines(sizes, test_accuracy: float, n_seeds: int) -> str:
+    """Section 6: the size chosen on validation and its mean test accuracy."""
+    return say(f"chosen by validation: {list(sizes)}\n"
+               f"its test accuracy: {percent(test_accuracy)} % (mean over {n_seeds} seeds)",
+               ru=f"выбрана по валидации: {list(sizes)}\n"
+               f"её точность на тесте: {percent(test_accuracy)} % (среднее по сидам: {n_seeds})")
 
 
 def format_report(report: DigitsReport) -> str:
