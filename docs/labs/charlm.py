@@ -332,7 +332,8 @@ check_findings(report)
 #   naive-init network with batch normalization still ends behind the one with the fixes.
 # * **On top of the initialization fixes, batch normalization did not help here; it was
 #   slightly worse.** This network has a single hidden layer whose scale the fixes already
-#   set correctly, which is the problem batch normalization solves. Why it costs a little
+#   set correctly, so keeping that scale in range, one of the things batch normalization
+#   does, had nothing left to do. Why it costs a little
 #   is not settled by this experiment. Two candidates come from how it works: each window's
 #   hidden units depend on the {@ lab_b.other_windows @} other windows of its batch (noise during training), and
 #   evaluation uses running averages rather than the batch's own statistics. The cell
@@ -355,10 +356,10 @@ check_running_statistics(report, running, full_stats)
 # (training with the whole split's statistics instead would test it). Another is its scale
 # invariance, which changes how fast the direction of $W_1$ moves for a given learning rate
 # (exercise 4). Whatever the
-# cause, the result is about this small, shallow model and this budget of steps: batch
-# normalization earns its place in deep
-# stacks of layers, where no single scaling of the initialization keeps every layer's
-# activations in range.
+# cause, the result is about this small, shallow model and this budget of steps. Batch
+# normalization was proposed for deep networks, where the distribution of each layer's
+# inputs keeps shifting while the layers below it train, and there it allowed much larger
+# learning rates (Ioffe and Szegedy, 2015); neither effect is tested here.
 #
 # ## 7. Invented names
 #
