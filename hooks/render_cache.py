@@ -38,6 +38,7 @@ import functools
 import hashlib
 import importlib
 import json
+import logging
 import os
 import platform
 import re
@@ -269,6 +270,20 @@ def on_pre_build(config):
         del sys.modules[name]
 
 
+class _Warnings(logging.Handler):
+    """Counts what MkDocs and its plugins log at WARNING or above while one page renders. A page
+    whose render warned (a generator that raised: markdown-exec logs it and prints the traceback
+    into the page) is not kept, so that the next build renders it again and --strict fails again,
+    instead of serving the broken page from the cache in silence."""
+
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.count = 0
+
+    def emit(self, record):
+        self.count += 1
+
+
 def on_pre_page(page, config, files):
     """Wrap the page's render: from the cache when its key matches, else rendered and stored."""
     if page.file.generated_by is not None:  # the API reference's pages: hooks/api_reference.py caches them
@@ -288,14 +303,17 @@ def on_pre_page(page, config, files):
                 page.rendered_at = stored["ran_at"]  # when (hooks/verification.py says it)
                 return
         _reads.append(set())
+        warned = _Warnings()
+        logging.getLogger("mkdocs").addHandler(warned)  # MkDocs's logger: its plugins' records end there
         start = time.perf_counter()
         try:
             render(config, files)
         finally:
             reads = _reads.pop()
+            logging.getLogger("mkdocs").removeHandler(warned)
         page.render_seconds = time.perf_counter() - start
         page.rendered_at = None  # in this build
-        if enabled():
+        if enabled() and not warned.count:
             CACHE.mkdir(parents=True, exist_ok=True)
             for old in CACHE.glob(f"{prefix}-*.json"):
                 old.unlink()

@@ -205,3 +205,26 @@ def test_a_build_for_another_address_finds_the_same_entry():
     keys = {render_cache.cache_key(render_cache._without_site(page_text(c), c), SETTINGS)
             for c in (Config(8000), Config(41234))}
     assert len(keys) == 1
+
+
+@pytest.mark.parametrize("warns", [False, True])
+def test_a_render_that_warned_is_not_kept(tmp_path, monkeypatch, warns):
+    """A page whose render logged a warning (markdown-exec's "exited with errors") is rendered
+    again by the next build, which warns again: never served from the cache in silence."""
+    import logging
+    import types
+
+    monkeypatch.setattr(render_cache, "CACHE", tmp_path)
+    monkeypatch.setenv(render_cache.SWITCH, "1")
+
+    def render(config, files):
+        if warns:
+            logging.getLogger("mkdocs.plugins.markdown_exec").warning("Execution of python code block exited with errors")
+        page.content, page.toc, page._title_from_render, page.present_anchor_ids = "<p>x</p>", [], "x", set()
+
+    page = types.SimpleNamespace(file=types.SimpleNamespace(src_uri="lessons/01.md", generated_by=None),
+                                 markdown="# x\n", render=render)
+    config = types.SimpleNamespace(site_url="http://127.0.0.1:8000/")
+    files = types.SimpleNamespace(documentation_pages=lambda: [])
+    render_cache.on_pre_page(page, config, files).render(config, files)
+    assert len(list(tmp_path.glob("lessons_01.md-*.json"))) == (0 if warns else 1)
