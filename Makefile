@@ -35,11 +35,13 @@ $(NODE_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund --silent
 	@touch $@
 
+# `python -m mkdocs`, as the tests build: it puts the checkout on sys.path, where the pages' code
+# imports prose/ (the `mkdocs` script does not, and a warm build that re-rendered the glossary failed).
 serve: $(STAMP)
-	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve --dev-addr $(HOST)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/python -m mkdocs serve --dev-addr $(HOST)
 
 site: $(STAMP)
-	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --clean --site-dir site
+	NO_MKDOCS_2_WARNING=1 $(BIN)/python -m mkdocs build --strict --clean --site-dir site
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
