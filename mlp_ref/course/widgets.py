@@ -89,7 +89,7 @@ def _network_text() -> dict:
     return {
         **_control_text(),
         "weights": say("Weights and biases", ru="Веса и смещения"),
-        "outputHead": say("output head", ru="выходной слой"),
+        "outputHead": say("output head", ru="выходная функция"),
         "reset": say("Reset to this lesson's network and input", ru="Вернуть сеть и вход этого урока"),
         "xor": say("Show XOR solution (lesson 2)", ru="Показать решение XOR (урок 2)"),
         "loadedStart": say("this lesson's network and input loaded", ru="Загружены сеть и вход этого урока"),
@@ -141,7 +141,7 @@ def _counter_text() -> dict:
         "layerTable": layer_table_labels(),
         "breakdown": breakdown_labels(),
         "layerBox": say("parameters per layer", ru="параметры по слоям"),
-        "breakdownBox": say("where the parameters live", ru="где живут параметры"),
+        "breakdownBox": say("where the parameters live", ru="где находятся параметры"),
         "mlpSummary": say("{total} parameters in {layers} layers", ru="Всего параметров: {total}, слоёв: {layers}"),
         "tfSummary": say("{model} with these sizes: {total} parameters",
                          ru="{model} с этими размерами — параметров: {total}"),
