@@ -73,7 +73,7 @@ def show_training_curves(report: CharLMReport) -> None:
     ax.set_xlabel(say("SGD step", ru="шаг SGD"))
     ax.set_ylabel(say(f"batch loss (nats), mean of {window} steps",
                       ru=f"потери на батче (наты),\nсреднее по {window} шагам"))
-    ax.set_title(say("Training curves (first seed of each variant)", ru="Кривые обучения (первый сид каждого варианта)"),
+    ax.set_title(say("Training curves (first seed of each variant)", ru="Кривые обучения (каждый вариант, первое зерно)"),
                  fontsize=11)
     ax.legend(fontsize=8)
     fig.tight_layout()
@@ -90,7 +90,7 @@ def show_training_curves(report: CharLMReport) -> None:
                    f"где скорость обучения падает в {1 / LR_DROP:.0f} раз. Кривые с наивной инициализацией начинаются "
                    "намного выше.")),
         caption=say("Training loss of the first seed of each variant, against the bigram baseline's validation loss.",
-                    ru="Потери на обучении для первого сида каждого варианта на фоне потерь базовой биграммной модели "
+                    ru="Потери на обучении каждого варианта при первом зерне на фоне потерь базовой биграммной модели "
                     "на валидации."),
     )
 
@@ -116,7 +116,7 @@ def show_embeddings(points: np.ndarray, chars, label: str) -> None:
     ax.set_xlabel(say("principal component 1", ru="главная компонента 1"))
     ax.set_ylabel(say("principal component 2", ru="главная компонента 2"))
     ax.set_title(say(f"Embeddings of '{label}' (first seed)",
-                     ru=f"Эмбеддинги символов (первый сид)\n«{variant_label(label)}»"), fontsize=10)
+                     ru=f"Эмбеддинги символов (первое зерно)\n«{variant_label(label)}»"), fontsize=10)
     fig.tight_layout()
     show_figure(
         fig,

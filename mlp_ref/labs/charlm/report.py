@@ -100,7 +100,7 @@ def samples_line(report: CharLMReport) -> str:
     """The sampled words and how many are new."""
     n, label, seed, novel = len(report.samples), report.chosen_variant.label, report.settings.seed, report.n_novel
     return (say(f"{n} words sampled from '{label}' (seed {seed}), {novel} not in the training split: ",
-                ru=f"Сгенерировано слов: {n}, модель «{variant_label(label)}» (сид {seed}); "
+                ru=f"Сгенерировано слов: {n}, модель «{variant_label(label)}» (зерно {seed}); "
                 f"нет в обучающей выборке: {novel}. Слова: ")
             + ", ".join(report.samples))
 
@@ -134,9 +134,9 @@ def check_step0(below: dict[str, int], n_seeds: int) -> None:
     counts = ", ".join(f"{init} {n}" for init, n in below.items())
     claim(min(below.values()) > 0 and max(below.values()) < n_seeds,
           say("with the scaled inits, some seeds started slightly below ln V and some above",
-              ru="при уменьшенных инициализациях одни сиды начинали чуть ниже ln V, другие выше"),
+              ru="при уменьшенных инициализациях с одними зёрнами потери на шаге 0 чуть ниже ln V, с другими выше"),
           say(f"these counts of {n_seeds} seeds below ln V: {counts}",
-              ru=f"столько сидов из {n_seeds} ниже ln V: {counts}"), stacklevel=2)
+              ru=f"число зёрен из {n_seeds}, при которых потери на шаге 0 ниже ln V: {counts}"), stacklevel=2)
 
 
 def _loss(values: np.ndarray) -> str:
@@ -151,21 +151,21 @@ def check_findings(report: CharLMReport) -> None:
     bigram = report.bigram_loss["val"]
     claim(fixed.max() < bigram,
           say("the MLP with the initialization fixes beat the bigram on validation, for every seed",
-              ru="MLP с исправленной инициализацией лучше биграмм на валидации, для каждого сида"),
+              ru="MLP с исправленной инициализацией лучше биграмм на валидации при каждом зерне"),
           say(f"a worst seed at {format_number(fixed.max(), 3)} against the bigram's {format_number(bigram, 3)}",
-              ru=f"худший сид {format_number(fixed.max(), 3)} против {format_number(bigram, 3)} у биграмм"),
+              ru=f"худшее зерно: потери {format_number(fixed.max(), 3)} против {format_number(bigram, 3)} у биграмм"),
           stacklevel=2)
     claim(naive.min() > bigram,
           say("with the naive initialization, the MLP did not beat the bigram: every seed ended above it on "
-              "validation", ru="с наивной инициализацией MLP не обошёл биграммы: каждый сид закончил выше них на "
-              "валидации"),
+              "validation", ru="с наивной инициализацией MLP не обошёл биграммы: при каждом зерне его потери на "
+              "валидации в конце выше, чем у биграмм"),
           say(f"a best seed at {format_number(naive.min(), 3)}, below the bigram's {format_number(bigram, 3)}",
-              ru=f"лучший сид {format_number(naive.min(), 3)}, ниже {format_number(bigram, 3)} у биграмм"),
+              ru=f"лучшее зерно: потери {format_number(naive.min(), 3)}, ниже, чем {format_number(bigram, 3)} у биграмм"),
           stacklevel=2)
     claim(fixed.mean() < naive.mean() and naive.std() > fixed.std(),
           say("the initialization fixes mattered: a mean validation loss below the naive initialization's, with a "
               "smaller spread over seeds", ru="исправленная инициализация важна: средние потери на валидации ниже, "
-              "чем при наивной, а разброс по сидам меньше"),
+              "чем при наивной, а разброс по зёрнам меньше"),
           say(f"a mean of {_loss(fixed)} (sd {format_number(fixed.std(), 3)}) with the fixes and {_loss(naive)} "
               f"(sd {format_number(naive.std(), 3)}) without",
               ru=f"среднее {_loss(fixed)} (ст. откл. {format_number(fixed.std(), 3)}) с исправлениями и "
@@ -247,8 +247,8 @@ def below_ln_v_line(init: str, n_below: int, n_seeds: int, lowest: float, highes
     lowest, highest = format_number(lowest, 3), format_number(highest, 3)
     return say(f"{init:13s}: {n_below:2d} of {n_seeds} seeds start below ln V, "
                f"lowest by {lowest}, highest above by {highest}",
-               ru=f"{init:13s}: {n_below:2d} из {n_seeds} сидов начинают ниже ln V, "
-               f"самый низкий — на {lowest} ниже, самый высокий — на {highest} выше")
+               ru=f"{init:13s}: при {n_below:2d} из {n_seeds} зёрен потери на шаге 0 ниже ln V; "
+               f"самые низкие — на {lowest} ниже, самые высокие — на {highest} выше")
 
 
 def expected_std_line(fan_in: int, normal: float, kaiming: float) -> str:
@@ -288,13 +288,13 @@ def differences_lines(differences: dict, best_vs_bigram: float) -> str:
         raise ValueError(f"differences: expected comparisons among {sorted(_DIFFERENCES_RU)}, received {sorted(unknown)}")
     rows = [(label, say(f"{format_number(d.mean(), 3)} (per seed from {format_number(d.min(), 3)} to "
                         f"{format_number(d.max(), 3)})",
-                        ru=f"{format_number(d.mean(), 3)} (по сидам от {format_number(d.min(), 3)} до "
+                        ru=f"{format_number(d.mean(), 3)} (по зёрнам от {format_number(d.min(), 3)} до "
                         f"{format_number(d.max(), 3)})")) for label, d in differences.items()]
     rows.append(("best MLP vs bigram", format_number(best_vs_bigram, 3)))
     labels = [say(label, ru=_DIFFERENCES_RU[label]) + ":" for label, _ in rows]
     width = max(len(label) for label in labels) + 2
     head = say("validation loss differences (negative = better), same seeds paired:",
-               ru="разности потерь на валидации (отрицательная — лучше), одни и те же сиды в парах:")
+               ru="разности потерь на валидации (отрицательная — лучше), в парах с одним и тем же зерном:")
     return "\n".join([head] + [f"  {label:<{width}} {value}" for label, (_, value) in zip(labels, rows)])
 
 
@@ -303,7 +303,7 @@ def running_statistics_line(running: float, own: float) -> str:
     a, b, difference = format_number(running, 4), format_number(own, 4), format_number(running - own, 4)
     return say(f"first seed, training split: loss with running statistics {a}, "
                f"with the split's own statistics {b}, difference {difference}",
-               ru=f"первый сид, обучающая выборка: потери со скользящими статистиками {a}, "
+               ru=f"первое зерно, обучающая выборка: потери со скользящими статистиками {a}, "
                f"со статистиками самой выборки {b}, разница {difference}")
 
 

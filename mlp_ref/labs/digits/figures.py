@@ -43,7 +43,7 @@ def show_loss_curves(history, chosen: int, settings) -> None:
     ax.set_xlabel(say("epoch", ru="эпоха"))
     ax.set_ylabel(say("cross entropy (nats per example)", ru="перекрёстная энтропия (нат на пример)"))
     ax.set_title(say(f"MLP {list(settings.sizes)}, seed {settings.seed}",
-                     ru=f"MLP {list(settings.sizes)}, сид {settings.seed}"), fontsize=11)
+                     ru=f"MLP {list(settings.sizes)}, зерно {settings.seed}"), fontsize=11)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=9)
     fig.tight_layout()

@@ -95,7 +95,7 @@ def run_table(run: RunResult) -> str:
     rows = [
         [say("layer sizes", ru="размеры слоёв"), sizes_label(run.sizes)],
         [say("parameters", ru="число параметров"), format_count(run.net.n_params)],
-        [say("seed (initialization and batch order)", ru="сид (инициализация и порядок батчей)"), str(run.seed)],
+        [say("seed (initialization and batch order)", ru="зерно (инициализация и порядок батчей)"), str(run.seed)],
         [say("epochs trained", ru="эпох обучения"), str(run.epochs)],
         [say("chosen epoch (lowest validation loss)", ru="выбранная эпоха (наименьшие потери на валидации)"),
          str(run.chosen_epoch)],
@@ -153,7 +153,7 @@ def parity_table(report: DigitsReport) -> str:
     diff = report.parity_differences.mean()
     rows.append([say("mean", ru="среднее"), percent(ours.mean()), percent(theirs.mean()),
                  format_number(100 * diff, 2)])
-    return markdown_table([say("seed", ru="сид"), say("mlp_ref test %", ru="mlp_ref, тест, %"),
+    return markdown_table([say("seed", ru="зерно"), say("mlp_ref test %", ru="mlp_ref, тест, %"),
                            say("MLPClassifier test %", ru="MLPClassifier, тест, %"),
                            say("difference, points", ru="разница, п. п.")], rows, "rrrr")
 
@@ -165,7 +165,7 @@ def parity_verdict(report: DigitsReport) -> str:
     n, points, tolerance = report.settings.n_seeds, format_number(100 * diff, 2), format_number(100 * PARITY_TOLERANCE, 0)
     return say(f"mlp_ref minus MLPClassifier, mean test accuracy over {n} seeds: {points} points\n"
                f"within {tolerance} points: {'yes' if within else 'NO'}",
-               ru=f"mlp_ref минус MLPClassifier, средняя точность на тесте по {n} сидам: {points} п. п.\n"
+               ru=f"mlp_ref минус MLPClassifier, средняя точность на тесте по {n} {ru_plural(n, 'зерну', 'зёрнам', 'зёрнам')}: {points} п. п.\n"
                f"в пределах {tolerance} п. п.: {'да' if within else 'НЕТ'}")
 
 
@@ -240,7 +240,7 @@ def accuracy_on_test_line(accuracy: float) -> str:
 def chosen_epochs_line(n_seeds: int, epochs) -> str:
     """Section 4: the chosen epoch of every seed of the lab's size."""
     return say(f"chosen epochs of this size, {n_seeds} seeds: {epochs}",
-               ru=f"выбранные эпохи этого размера, {n_seeds} {ru_plural(n_seeds, 'сид', 'сида', 'сидов')}: {epochs}")
+               ru=f"выбранные эпохи этого размера, {n_seeds} {ru_plural(n_seeds, 'зерно', 'зерна', 'зёрен')}: {epochs}")
 
 
 def errors_line(n_errors: int, n_pairs: int, largest: int) -> str:
@@ -270,7 +270,7 @@ def chosen_size_lines(sizes, test_accuracy: float, n_seeds: int) -> str:
     return say(f"chosen by validation: {list(sizes)}\n"
                f"its test accuracy: {percent(test_accuracy)} % (mean over {n_seeds} seeds)",
                ru=f"выбрана по валидации: {list(sizes)}\n"
-               f"её точность на тесте: {percent(test_accuracy)} % (среднее по сидам: {n_seeds})")
+               f"её точность на тесте: {percent(test_accuracy)} % (среднее по зёрнам: {n_seeds})")
 
 
 def format_report(report: DigitsReport) -> str:
@@ -345,7 +345,7 @@ def check_chosen_epochs(report: DigitsReport) -> None:
     epochs, last = sorted(run.chosen_epoch for run in report.lab_runs), report.settings.epochs
     claim(epochs[0] > last - LATE_EPOCHS,
           say(f"for every seed, the chosen epoch lay within the last {LATE_EPOCHS} epochs (validation loss still "
-              "falling)", ru=f"для каждого сида выбранная эпоха — одна из последних {LATE_EPOCHS} (потери на "
+              "falling)", ru=f"при каждом зерне выбранная эпоха — одна из последних {LATE_EPOCHS} (потери на "
               "валидации ещё падали)"),
           say(f"chosen epochs {epochs} of {last}", ru=f"выбранные эпохи {epochs} из {last}"), stacklevel=2)
 
@@ -384,9 +384,9 @@ def check_study(report: DigitsReport) -> None:
     early = [r for r in by_params[:2] if r.chosen_epochs.min() <= late]
     claim(not early,
           say(f"the two smallest networks chose epochs within the last {LATE_EPOCHS} for every seed (still improving)",
-              ru=f"обе самые маленькие сети для каждого сида выбрали эпоху из последних {LATE_EPOCHS} (ещё улучшались)"),
+              ru=f"обе самые маленькие сети при каждом зерне выбрали эпоху из последних {LATE_EPOCHS} (ещё улучшались)"),
           "; ".join(say(f"{sizes_label(r.sizes)} chose epoch {r.chosen_epochs.min()} for one seed",
-                        ru=f"{sizes_label(r.sizes)} для одного из сидов выбрала эпоху {r.chosen_epochs.min()}")
+                        ru=f"{sizes_label(r.sizes)} при одном из зёрен выбрала эпоху {r.chosen_epochs.min()}")
                     for r in early) or None, stacklevel=2)
 
 
