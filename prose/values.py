@@ -303,6 +303,14 @@ def l5() -> dict:
     assert np.all(z1_after < 0)                                       # "both are negative"
     y_hat_after = float(stepped.forward(x)[0, 0])
     assert math.isclose(y_hat_after, float(mlp_ref.sigmoid(stepped.biases[1])[0]), rel_tol=1e-12)  # = sigma(b2)
+    # where the logit's fall came from: the hidden units' share a1 W2 (gone once both are off) and b2's own step
+    cache = net.forward(x, keep_cache=True)[1]
+    logit_before = float(cache.pre_activations[-1][0, 0])
+    hidden_part = float((cache.activations[1] @ net.weights[1])[0, 0])
+    b2_fall = float(net.biases[1][0] - stepped.biases[1][0])
+    logit_after = float(stepped.biases[1][0])
+    assert math.isclose(logit_before - logit_after, hidden_part + b2_fall, rel_tol=1e-12)
+    assert hidden_part > b2_fall > 0                                  # "most of it ... the rest"
     # "Why float64": the float32 difference quotient of dW1 moves in steps of one float32 spacing
     # of the loss divided by 2 eps
     eps = 1e-6
@@ -344,6 +352,10 @@ def l5() -> dict:
         "alive_den": _number((1 - dead).denominator),
         "z1_after": ", ".join(_number(z).replace("-", "−") for z in z1_after),  # "−0.3685, −0.3022"
         "y_hat_after": _number(y_hat_after),                  # "ŷ = σ(b2) = 0.4528"
+        "logit_before": _number(logit_before).replace("-", "−"),  # "the logit fell from 1.26 ..."
+        "logit_after": _number(logit_after).replace("-", "−"),    # "... to −0.1895"
+        "hidden_part": _number(hidden_part),                  # "1.06 of it: the hidden units' share"
+        "b2_fall": _number(b2_fall),                          # "0.3895: b2's own step"
         "f32_step": format_number(f32_step, 2),               # "one such step is 0.06"
         "f32_miss": format_number(f32_miss, 2),               # "miss by up to 0.08"
         "grad_min": format_number(np.abs(dW1).min(), 2),      # "gradients between 0.39 and 0.93"

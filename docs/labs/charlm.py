@@ -291,7 +291,8 @@ show_training_curves(report)  # the first seed of each variant; the code: mlp_re
 #
 # ## 6. Results
 #
-# Losses are mean cross entropy per character in nats, evaluated with the running
+# Losses are mean cross entropy per character in nats (with the natural logarithm, as everywhere
+# in the course; bits would use the base-2 logarithm), evaluated with the running
 # batch-norm statistics; each MLP cell is the mean ± standard deviation over the {@ lab_b.seeds @}
 # seeds. The model is chosen by validation loss alone, and only the chosen model is
 # evaluated on the test split.
@@ -376,8 +377,9 @@ display(Markdown(samples_table(report.samples, splits["train"])))
 # ## 8. The character embeddings in 2-D
 #
 # Each row of $C$ places one character in a {@ lab_b.emb @}-dimensional space. To look at it, project
-# the rows onto their first two principal components (computed with an SVD of the centred
-# table); the printed share of variance says how much of the picture the projection keeps.
+# the rows onto their first two principal components: the two perpendicular directions along
+# which the rows, centred, spread the most (computed with an SVD of the centred table,
+# `numpy.linalg.svd`); the printed share of variance says how much of the picture the projection keeps.
 
 # %%
 C = report.chosen_variant.models[0].params["C"]

@@ -383,7 +383,8 @@ check_study(report)
 # on the same training rows and evaluated on the same validation and test rows:
 #
 # * `LogisticRegression` — a linear model with a softmax, scikit-learn's defaults
-#   (L2 penalty, C = 1);
+#   (an L2 penalty: the sum of squared weights added to the loss, which keeps the weights
+#   small; C = 1 sets its strength, a smaller C penalizes more);
 # * `HistGradientBoostingClassifier` — gradient-boosted decision trees, defaults;
 # * `MLPClassifier` with **the same configuration** as this lab's network: sizes
 #   (32, 16), ReLU, solver `"sgd"` with momentum 0, no weight penalty (`alpha=0`), batch
