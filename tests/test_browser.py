@@ -221,14 +221,8 @@ def test_search_lists_the_lesson_before_the_reference(browser, server, built_sit
 
 def test_an_english_search_offers_no_russian_page(browser, server):
     """A word both editions use (a name from the code) finds only English pages on an English page."""
-    visit = PageVisit(browser, f"{server}/lessons/03-forward-pass/")
-    box = visit.page.locator("input.md-search__input")
-    box.click()
-    box.press_sequentially("softmax", delay=30)
-    visit.page.locator(".md-search-result__item a").first.wait_for(timeout=15000)
-    hrefs = visit.page.evaluate("() => [...document.querySelectorAll('.md-search-result__item a')].map(a => a.href)")
+    hrefs = search_results(browser, f"{server}/lessons/03-forward-pass/", "softmax")
     assert hrefs and not [h for h in hrefs if "/ru/" in h], hrefs
-    visit.close()
 
 
 def test_back_to_top_waits_at_the_bottom_of_a_phone(browser, server):
