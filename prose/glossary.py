@@ -16,7 +16,7 @@ import yaml
 
 from mlp_ref.course.i18n import language, say
 from mlp_ref.course.tables import markdown_table
-from prose.structure import DOCS, Page, pages
+from prose.structure import DOCS, Page, pages, twin
 
 SOURCE = Path(__file__).resolve().parent / "glossary.yml"
 # A fenced block, from its opening line to the closing one at the same indentation.
@@ -51,8 +51,7 @@ def prose(page: Page, docs: Path = DOCS) -> tuple[str, str]:
     """The English and the Russian text of a page without its fenced blocks (code, generated
     output), lower-cased."""
     english = docs / page.path
-    russian = english.with_name(f"{english.stem}.ru{english.suffix}")
-    return tuple(_FENCE.sub("", path.read_text(encoding="utf-8")).lower() for path in (english, russian))
+    return tuple(_FENCE.sub("", path.read_text(encoding="utf-8")).lower() for path in (english, twin(english, "ru")))
 
 
 def first_page(term: Term, texts: dict[Page, tuple[str, str]]) -> Page:

@@ -61,13 +61,19 @@ def _order(key: str) -> tuple:
     return (1, key) if key.isalpha() else (0, int(key))
 
 
+def twin(path: Path, language: str) -> Path:
+    """The page of ``language``'s edition beside an English page: ``a.md`` -> ``a.ru.md``,
+    ``labs/b.py`` -> ``labs/b.ru.py`` (whether or not it exists)."""
+    return path.with_name(f"{path.stem}.{language}{path.suffix}")
+
+
 def edition(paths, language: str) -> list[Path]:
     """Of a folder's pages (both editions: ``a.md``, ``a.ru.md``), those of ``language``'s edition:
     a page's Russian twin where it has one, else the English page."""
     english = [p for p in sorted(paths) if not re.search(r"\.[a-z]{2}\.[a-z]+$", p.name)]
     if language == "en":
         return english
-    return [twin if (twin := p.with_name(f"{p.stem}.{language}{p.suffix}")).exists() else p for p in english]
+    return [other if (other := twin(p, language)).exists() else p for p in english]
 
 
 def pages(docs: Path = DOCS, language: str | None = None) -> list[Page]:
