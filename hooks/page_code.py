@@ -104,8 +104,6 @@ def parse_fences(lines: list[str], where: str = "page") -> list[Fence]:
     return fences
 
 
-
-
 @dataclass
 class Block:
     """One runnable ``python`` block of a page."""

@@ -132,7 +132,7 @@ def build_record(config: pytest.Config) -> dict:
     """The test run's site build's record:
     ``{"entries": {(page, line): entry}, "failure": what a failed build said, or None}``."""
     if _RECORD not in config.stash:
-        site, _, failure = early.result("site", config)  # tests/conftest.py's _build_and_serve
+        site, _, failure = early.result("site", config)  # _build_and_serve, above
         path = site / RECORD
         entries = {(entry["page"], entry["line"]): entry
                    for entry in json.loads(path.read_text(encoding="utf-8"))["blocks"]} if path.is_file() else {}
