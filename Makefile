@@ -21,11 +21,12 @@ help:
 NODE_STAMP := node_modules/.package-lock.json
 
 # Re-installs whenever the pins or the package metadata change. The site's build also needs
-# the npm packages of package-lock.json (KaTeX renders the math when the site is built).
-$(STAMP): requirements.txt pyproject.toml $(NODE_STAMP)
+# the npm packages of package-lock.json (KaTeX renders the math when the site is built) and the
+# site's MkDocs plugin (site_plugin/: a project of its own, so that mlp_ref's wheel does not ship it).
+$(STAMP): requirements.txt pyproject.toml site_plugin/pyproject.toml $(NODE_STAMP)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --require-hashes --requirement requirements.txt
-	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation --editable .
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation --editable . --editable site_plugin
 	@touch $@
 
 # npm writes node_modules/.package-lock.json on every install; `npm ci` installs exactly the

@@ -12,7 +12,7 @@ and prints:
 3. after one comment line is added to ``mlp_ref/activations.py``, the seconds until the site is
    rebuilt, and which pages were rendered again: every page whose code imports ``mlp_ref``, labs
    included, because a render's key covers the modules of ``mlp_ref`` its code imports, followed
-   through their own imports (hooks/render_cache.py) — no output of the old code survives;
+   through their own imports (mlp_site.render_cache) — no output of the old code survives;
 4. after one comment line is added to a module of Lab B's code, the same: Lab B's page (no other
    page's code imports the module) and the pages with a "Before you start" box, whose text names
    the mlp_ref wheel by its SHA-256, which any edit of mlp_ref changes (the home page and the

@@ -4,7 +4,7 @@ Prose, captions and alt text never type a derived number. A page writes
 ``{@ l6.qwen_ffn_coeff @}`` and the build (mkdocs-macros-plugin, configured in
 ``mkdocs.yml`` with the delimiters ``{@ ... @}`` so that nothing else on a page is read as
 a template) puts the value computed here in its place. The lab notebooks use the same
-expressions in their Markdown cells; ``hooks/prose_notebooks.py`` puts the values into the
+expressions in their Markdown cells; ``mlp_site.prose_notebooks`` puts the values into the
 lab pages and into the downloaded notebooks.
 
 One namespace per page (``home``, ``l1`` … ``l8``, ``lab_a``, ``lab_b``), each value a

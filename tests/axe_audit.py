@@ -99,13 +99,13 @@ CACHE_SWITCH = "MLP_CACHE"  # the switch of the build's render cache and the rea
 # The test run's site is built for the address it is served at, a free port that changes from
 # run to run; the port is not part of what axe sees.
 SERVED_PORT = re.compile(rb"127\.0\.0\.1:\d+")
-# The verification line at a page's end (hooks/verification.py) states the build's date, the
+# The verification line at a page's end (mlp_site.verification) states the build's date, the
 # commit and when each run was: figures that change from build to build and commit to commit,
 # in one short line of text whose elements, styles and links stay the same. axe's rules look
 # at those (contrast, names, roles, links told from text), not at which digits a text holds,
 # so the key reads the line with every figure (a run of digits, or a commit's hex digits)
 # replaced by one "0". Any other change to the line, or to anything else, audits the page again.
-# The execution report's first paragraph (hooks/verification.py FACTS_CLASS), with the build's commit
+# The execution report's first paragraph (mlp_site.verification FACTS_CLASS), with the build's commit
 # and its length in seconds, is read the same way.
 VERIFICATION_LINE = re.compile(rb'<p class="(?:mlp-verification|mlp-build-facts)">.*?</p>', re.DOTALL)
 FIGURE = re.compile(rb"\b[0-9a-f]*[0-9][0-9a-f]*\b")

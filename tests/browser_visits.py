@@ -103,7 +103,7 @@ def site_path(html: Path) -> str:
     return "" if folder == "." else f"{folder}/"
 
 
-LINE = re.compile(r'<p class="mlp-verification">.*?</p>', re.DOTALL)  # hooks/verification.py
+LINE = re.compile(r'<p class="mlp-verification">.*?</p>', re.DOTALL)  # mlp_site.verification
 REPORT_LINK = re.compile(r'<a href="([^"]+)">(?:Execution report|Отчёт о выполнении)</a>')  # either edition's line
 
 
@@ -111,7 +111,7 @@ def site_pages(built_site: Path) -> list[str]:
     """The paths under the site (:func:`site_path`) of every page to check in the browser, read from
     the built site: every page it has (each ``index.html``), in every edition: the pages made from
     docs/, the execution report and the API reference's pages, made from mlp_ref's docstrings.
-    A page that ends with a verification line (hooks/verification.py ends every page made from
+    A page that ends with a verification line (mlp_site.verification ends every page made from
     docs/ with one) must link it to an execution report the site has."""
     pages = {site_path(html.relative_to(built_site)) for html in built_site.rglob("index.html")}
     for html in built_site.rglob("index.html"):
@@ -131,7 +131,7 @@ def is_under(path: str, section: str) -> bool:
     return section in path.split("/")[:-1]
 
 
-# Math is rendered when the site is built (hooks/build_math.py): KaTeX's HTML draws it, the
+# Math is rendered when the site is built (mlp_site.build_math): KaTeX's HTML draws it, the
 # MathML beside it (with the TeX as annotation) is what a screen reader reads.
 MATH_STATS = r"""() => {
     const rendered = [...document.querySelectorAll('.katex')];

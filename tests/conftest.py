@@ -11,6 +11,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from mlp_site import reader_downloads
 
 from tests import early, pagekit
 from tests.page_blocks import site_and_port
@@ -21,11 +22,8 @@ READER_ENVS = pagekit.ROOT / ".cache" / "reader-env"
 
 def _reader_pins() -> str:
     """The third-party pins of the reader's requirements (all but the mlp_ref line), made by the
-    build's own hook from requirements.txt: what the site's requirements-reader.txt will say."""
-    # Loaded once (tests/test_reader_install.py loads it while collecting): loading puts hooks/ on
-    # sys.path for a moment, which this background thread should not do beside the tests' imports.
-    hook = sys.modules.get("reader_downloads") or pagekit.load_hook("reader_downloads")
-    text = hook.reader_requirements_text("SITE/downloads/mlp_ref.whl", "0" * 64)
+    build's own step from requirements.txt: what the site's requirements-reader.txt will say."""
+    text = reader_downloads.reader_requirements_text("SITE/downloads/mlp_ref.whl", "0" * 64)
     return "\n".join(line for line in text.splitlines() if not line.startswith("mlp_ref"))
 
 

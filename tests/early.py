@@ -1,6 +1,6 @@
 """pytest plugin: slow shared work starts in the background as soon as the tests are collected.
 
-The strict site build (which also runs the pages' code blocks, hooks/verification.py) and the
+The strict site build (which also runs the pages' code blocks, mlp_site.verification) and the
 coding exercises' runs are processes that need no test to run first. Started at the end of
 collection (the site build, in a run of the whole suite, as the session starts:
 :func:`whole_suite`), they run on the second core while

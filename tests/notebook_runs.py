@@ -20,11 +20,12 @@ from pathlib import Path
 import nbformat
 from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_client.manager import KernelManager
+from mlp_site import render_cache
 from nbclient import NotebookClient
 
 from tests import pagekit
 
-BUILD_CACHE = pagekit.load_hook("render_cache")
+BUILD_CACHE = render_cache
 CACHE_SWITCH = BUILD_CACHE.SWITCH  # one switch for the site build's pages and the students' runs
 # What a cell reads from the environment, but for the two that a student's run removes.
 ENVIRONMENT = tuple(name for name in BUILD_CACHE.ENVIRONMENT if name not in ("MLP_SITE_BUILD", "MPLBACKEND"))

@@ -6,7 +6,7 @@ is built for the address it is served at (``SITE_URL``), because the reader's in
 pages names the site's own ``downloads/`` by absolute URL. This is a plugin of the root conftest.py,
 not of tests/conftest.py, so that ``pytest docs/lessons/x.md`` has the build too.
 
-The build is the one executor of the pages' code (hooks/verification.py): it runs each block once,
+The build is the one executor of the pages' code (mlp_site.verification): it runs each block once,
 compares what it printed with the page, and writes every block's result into ``_execution.json`` at
 the root of the site (both editions). Each block's item reads its entry (page and line) from that
 record, even when the strict build failed (the record is written before the build stops), and runs
@@ -37,7 +37,7 @@ import pytest
 from tests import early, pagekit
 
 STATS: Counter = Counter()
-RECORD = "_execution.json"  # hooks/verification.py's RECORD
+RECORD = "_execution.json"  # mlp_site.verification's RECORD
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):

@@ -8,7 +8,7 @@ A maintainer's tool, run by hand, never by the tests:
     diff /tmp/t1.txt /tmp/t2.txt
 
 Both kinds of block are run: the reader's ``python`` blocks (as the build runs them:
-hooks/verification.py's runner, continued blocks after the ones they continue) and the build-time
+mlp_site.verification's runner, continued blocks after the ones they continue) and the build-time
 markdown-exec blocks (each session's
 blocks in order, in one namespace). A line longer than 400 characters (an inlined SVG figure)
 is replaced by its length and SHA-256. The pages must not change while the dumps are made.
@@ -26,7 +26,7 @@ import traceback
 
 from tests import pagekit
 
-verification = pagekit.load_hook("verification")
+from mlp_site import verification
 
 
 def _short(text: str) -> str:

@@ -2,38 +2,19 @@
 
 The pages follow pytest-codeblocks' marker syntax (``<!--pytest-codeblocks:expected-output-->``,
 ``<!--pytest-codeblocks:cont-->``, ``<!--pytest-codeblocks:importorskip(mod)-->``), read by
-hooks/page_code.py's parser and blocks, the ones the build runs: a
+mlp_site.page_code's parser and blocks, the ones the build runs: a
 continued block shows its own output, and ``--8<--`` snippet lines are expanded before a block runs.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
+
+from mlp_site import page_code
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-HOOKS = ROOT / "hooks"
 SNIPPETS = ROOT / "snippets"
-
-
-def load_hook(name: str) -> ModuleType:
-    """``hooks/<name>.py`` loaded as MkDocs loads a hook: its folder on ``sys.path`` meanwhile
-    (so it can import ``lab_files``), and registered under its name (dataclasses need that)."""
-    spec = importlib.util.spec_from_file_location(name, HOOKS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    sys.path.insert(0, str(HOOKS))
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(HOOKS))
-    return module
-
-
-page_code = load_hook("page_code")
 Fence, Block = page_code.Fence, page_code.Block
 FENCE_OPEN = page_code.FENCE_OPEN
 

@@ -27,6 +27,8 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
+from mlp_site import block_runner, reader_downloads
+
 ROOT = Path(__file__).resolve().parent.parent
 # Optional dependencies that CI installs in separate, documented steps: never in a reader's pins.
 OPTIONAL = {"torch"}
@@ -51,7 +53,7 @@ def requirement_problems(text: str, *, direct_url_ok: frozenset[str] = frozenset
         exact pin of a public release with its SHA-256 hashes, which pip's hash-checking mode needs.
     """
     problems = []
-    for number, line in _hook().logical_lines(text):
+    for number, line in reader_downloads.logical_lines(text):
         where = f"line {number}: {line}"
         if line.startswith("-"):
             problems.append(f"{where}: a pip option; the reader's pip must use its defaults")
@@ -88,11 +90,6 @@ def requirement_problems(text: str, *, direct_url_ok: frozenset[str] = frozenset
     return problems
 
 
-def _hook():
-    """The build's hook that reads and writes the locked requirements (hooks/reader_downloads.py)."""
-    from tests import pagekit
-
-    return sys.modules.get("reader_downloads") or pagekit.load_hook("reader_downloads")
 
 
 PUBLIC_INDEX = "https://pypi.org"
@@ -134,7 +131,7 @@ def public_hash_problems(text: str, workers: int = 8) -> list[str]:
         return None
 
     with ThreadPoolExecutor(workers) as pool:
-        entries = [(name, pin) for name, pins in sorted(_hook().locked(text).items()) for pin in pins]
+        entries = [(name, pin) for name, pins in sorted(reader_downloads.locked(text).items()) for pin in pins]
         return [problem for problem in pool.map(check, entries) if problem]
 
 
@@ -160,11 +157,11 @@ def new_venv(path: Path) -> Path:
 
 
 # The build's block runner (standard library only), run here by the reader's Python.
-BLOCK_RUNNER = ROOT / "hooks" / "block_runner.py"
+BLOCK_RUNNER = Path(block_runner.__file__)
 
 
 def run_chains(python: Path, chains: list[list[str]], workdir: Path) -> dict:
-    """Run each chain of code blocks with ``python`` in ``workdir``, as the site build runs them (hooks/verification.py).
+    """Run each chain of code blocks with ``python`` in ``workdir``, as the site build runs them (mlp_site.verification).
 
     Returns ``{"outputs": [what the last block of each chain printed], "mlp_ref": the file of the
     mlp_ref that ran}``.

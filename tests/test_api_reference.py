@@ -1,7 +1,7 @@
 """The API reference documents every public name of mlp_ref, and the pages link the names they use.
 
 Checked on the built site against the package itself, read here another way than the build
-reads it (hooks/api_names.py reads the source with griffe; here the package is imported and
+reads it (mlp_site.api_names reads the source with griffe; here the package is imported and
 its objects are asked where they were defined):
 
 - one reference page per module at the top of ``mlp_ref`` (and per subpackage), no other;
@@ -13,7 +13,7 @@ its objects are asked where they were defined):
   and every link to the reference leads to an entry that exists;
 - a reference page weighs no more than a lesson may (600 KB compressed, what it loads included);
 - a link to an entry that the reference does not render fails ``mkdocs build --strict`` (a
-  tiny site with the site's reference settings and hooks/api_links.py).
+  tiny site with the site's reference settings and mlp_site.api_links).
 """
 
 from __future__ import annotations
@@ -122,7 +122,7 @@ def test_every_public_function_of_the_subpackages_has_an_entry(built_site, packa
 # --- the links from the lessons and labs -------------------------------------------------------
 
 class Links(HTMLParser):
-    """The href of every link of class ``mlp-api`` (hooks/api_links.py) on a page."""
+    """The href of every link of class ``mlp-api`` (mlp_site.api_links) on a page."""
 
     def __init__(self):
         super().__init__()
@@ -253,14 +253,15 @@ def test_a_link_to_a_missing_entry_fails_the_strict_build(tmp_path):
     site_config = yaml.load((pagekit.ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
     reference = next(p for p in site_config["plugins"] if isinstance(p, dict) and "mkdocstrings" in p)
     reference["mkdocstrings"]["handlers"]["python"]["paths"] = [str(pagekit.ROOT)]
-    reference["mkdocstrings"]["handlers"]["python"]["options"]["extensions"] = [str(pagekit.HOOKS / "api_griffe.py")]
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "index.md").write_text("# Page\n\n```python\nimport mlp_ref\n\nprint(mlp_ref.descend)\n```\n", encoding="utf-8")
     (docs / "reference.md").write_text("::: mlp_ref.perceptron\n", encoding="utf-8")
     config = {"site_name": "t", "docs_dir": str(docs), "site_dir": str(tmp_path / "site"),
               "markdown_extensions": ["pymdownx.highlight", "pymdownx.superfences"],
-              "plugins": [reference], "hooks": [str(pagekit.HOOKS / "api_links.py")]}
+              "plugins": [reference], "hooks": [str(tmp_path / "links.py")]}
+    # The site plugin's step that links a page's code to the reference, alone, as a hook.
+    (tmp_path / "links.py").write_text("from mlp_site.api_links import on_page_content  # noqa: F401\n", encoding="utf-8")
     (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump(config), encoding="utf-8")
     result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(tmp_path / "mkdocs.yml")],
                             cwd=pagekit.ROOT, capture_output=True, text=True, timeout=300,

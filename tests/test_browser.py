@@ -32,6 +32,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 import pytest
+from mlp_site import verification
 
 from tests import axe_audit, browser_visits, editions, pagekit
 from tests.browser_visits import PageVisit, is_under, page_url, site_path
@@ -70,7 +71,7 @@ def test_every_page_is_checked(desktop, phone):
     "lessons/x.ru.md" is built at ru/lessons/x/), on a desktop and on a phone."""
     from tests.test_api_reference import REFERENCE, top_modules
 
-    english = [*pagekit.nav_sources(), pagekit.load_hook("verification").REPORT]
+    english = [*pagekit.nav_sources(), verification.REPORT]
     expected = {site_path(pagekit.built_page(Path("."), source))
                 for source in english + [editions.twin_source(source) for source in english]}
     reference = [f"{REFERENCE}/"] + [f"{REFERENCE}/{module.split('.')[1]}/" for module in top_modules()]
@@ -178,7 +179,7 @@ def word_only_in_lesson_one(built_site, edition: str = "") -> str:
 @pytest.mark.parametrize("edition", ["", "ru/"])
 def test_search_finds_a_word_only_lesson_one_has(browser, server, built_site, edition):
     """In each edition, on its home page: a word of its lesson 1 finds that lesson, in that
-    edition (each edition searches its own pages: hooks/edition.py)."""
+    edition (each edition searches its own pages: mlp_site.edition)."""
     word = word_only_in_lesson_one(built_site, edition)
     visit = PageVisit(browser, f"{server}/{edition}")
     box = visit.page.locator("input.md-search__input")
@@ -209,7 +210,7 @@ def search_results(browser, url: str, word: str) -> list[str]:
 
 def test_search_lists_the_lesson_before_the_reference(browser, server, built_site):
     """"GELU" is explained in lesson 4 and documented in the reference (mlp_ref.activations): a
-    reader searching it is sent to the lesson first (hooks/api_reference.py lowers the reference).
+    reader searching it is sent to the lesson first (mlp_site.api_reference lowers the reference).
     The Russian edition's search index holds no reference page (the reference is in English), so
     the question arises in the English edition only."""
     edition = ""

@@ -1,7 +1,7 @@
-"""Math rendered at build time (hooks/build_math.py).
+"""Math rendered at build time (mlp_site.build_math).
 
 The built site's pages are checked in a browser by tests/test_browser.py (no raw TeX, MathML
-for screen readers, nothing shrunk or cut); these tests hold the hooks' own rules: where TeX
+for screen readers, nothing shrunk or cut); these tests hold the step's own rules: where TeX
 is found and where it is left alone, a clear build error for TeX that KaTeX cannot render,
 and one Node call per page with a cache by TeX.
 """
@@ -16,9 +16,7 @@ from types import SimpleNamespace
 import pytest
 from mkdocs.exceptions import PluginError
 
-from tests import pagekit
-
-build_math = pagekit.load_hook("build_math")
+from mlp_site import build_math
 
 needs_katex = pytest.mark.skipif(shutil.which("node") is None or not (build_math.KATEX / "katex.min.css").is_file(),
                                  reason="Node.js or KaTeX (npm ci) missing; the site build fails with the same reason")

@@ -1,4 +1,4 @@
-"""The one run of the page blocks (hooks/block_runner.py) and the items that report it (tests/page_blocks.py)."""
+"""The one run of the page blocks (mlp_site.block_runner) and the items that report it (tests/page_blocks.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from tests import page_blocks, pagekit
 
-block_runner = pagekit.load_hook("block_runner")
+from mlp_site import block_runner
 
 PAGE = """\
 ```python
@@ -48,7 +48,7 @@ def test_a_warning_is_an_error_and_a_missing_module_skips_the_rest_of_the_segmen
 
 
 def entry(block, **changes) -> dict:
-    """The build's record of ``block`` (hooks/verification.py's check_blocks) as if it matched."""
+    """The build's record of ``block`` (mlp_site.verification's check_blocks) as if it matched."""
     return {"page": "made-up.md", "line": block.lineno, "code_sha256": hashlib.sha256(block.code.encode()).hexdigest(),
             "output": block.expected, "error": None, "skipped": None, "verdict": "matched"} | changes
 

@@ -1,7 +1,7 @@
-"""hooks/reader_blocks.py: anchors, "Continues ..." labels and "Output" labels on the pages.
+"""mlp_site.reader_blocks: anchors, "Continues ..." labels and "Output" labels on the pages.
 
-The labels chain the blocks as the build runs them (hooks/page_code.py's blocks). The tests
-render every page, decorated by the hook, with the site's own Markdown configuration, and check
+The labels chain the blocks as the build runs them (mlp_site.page_code's blocks). The tests
+render every page, decorated by the step, with the site's own Markdown configuration, and check
 the HTML a reader gets: each continued block has a label linking to an anchor that exists and
 belongs to the block it continues, each output block is labelled and carries ``no-copy``. A
 Russian page (``*.ru.md``) is decorated as the Russian build decorates it (``MLP_LANG=ru``): its
@@ -19,7 +19,7 @@ from mkdocs.config import load_config
 
 from tests import pagekit
 
-reader_blocks = pagekit.load_hook("reader_blocks")
+from mlp_site import reader_blocks
 
 PAGES = [page for page in pagekit.pages() if pagekit.blocks(page)]
 IDS = [str(page.relative_to(pagekit.DOCS)) for page in PAGES]
@@ -92,8 +92,8 @@ def check_rendered(html: str, expected: list, where: str) -> None:
     ("output",) in page order."""
     tags = elements(html)
     ids = [attrs["id"] for _, attrs in tags if "id" in attrs]
-    # Only the hook's anchors: markdown-exec's source="tabbed-right" blocks restart pymdownx's
-    # line-anchor counter, so "__codelineno-0-1" can occur twice on a built page without the hook.
+    # Only the step's anchors: markdown-exec's source="tabbed-right" blocks restart pymdownx's
+    # line-anchor counter, so "__codelineno-0-1" can occur twice on a built page without the step.
     duplicates = sorted({i for i in ids if i.startswith("block-") and ids.count(i) > 1})
     assert not duplicates, f"{where}: anchors used twice: {duplicates}"
     # Each code block (div.highlight) with the label paragraph that precedes it, if any.
@@ -245,8 +245,8 @@ def test_output_fence_with_an_info_string_it_cannot_label_is_a_clear_error():
 
 
 def test_built_site_has_the_labels(built_site):
-    """The hook is registered in mkdocs.yml and its output survives the real build (Material theme,
-    markdown-exec, the other hooks): every page of both editions as a reader gets it, its labels
+    """The step runs in the site's plugin (mkdocs.yml) and its output survives the real build (Material theme,
+    markdown-exec, the other steps): every page of both editions as a reader gets it, its labels
     in the page's language."""
     languages = set()
     for page in PAGES:

@@ -30,6 +30,7 @@ import pytest
 from packaging.markers import Marker
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
+from mlp_site import reader_downloads
 from packaging.version import Version
 
 from tests import early, pagekit, readerkit
@@ -38,7 +39,6 @@ from tests.wording import english_words
 REQUIREMENTS = pagekit.ROOT / "requirements.txt"
 
 
-HOOK = pagekit.load_hook("reader_downloads")  # makes the reader's requirements at build time
 # Two lessons whose blocks the reader's environment runs (every block but the PyTorch tabs).
 LESSONS = ["01-neuron-and-layer.md", "03-forward-pass.md"]
 
@@ -82,8 +82,8 @@ def test_every_pin_has_the_hashes_of_the_public_indexs_files():
     try:
         assert readerkit.public_hash_problems(text) == []
         # ...and the check can fail: one pin with a hash of the index's files changed.
-        (pin,) = HOOK.locked(text)["tqdm"]
-        wrong = HOOK.Pin(pin.version, None, (pin.hashes[0][:-1] + ("0" if pin.hashes[0][-1] != "0" else "1"),
+        (pin,) = reader_downloads.locked(text)["tqdm"]
+        wrong = reader_downloads.Pin(pin.version, None, (pin.hashes[0][:-1] + ("0" if pin.hashes[0][-1] != "0" else "1"),
                                              *pin.hashes[1:]))
         assert readerkit.public_hash_problems("\n".join(wrong.lines("tqdm"))) == [
             f"tqdm=={pin.version}: hashes of 1 files the index does not serve, none for 1 files it serves "
@@ -100,19 +100,19 @@ def test_the_readers_pins_are_what_every_platform_needs(tmp_path):
     (the build reads them from the packages installed here, a Linux; colorama, appnope and the rest
     that only another platform needs must be there too)."""
     roots = tmp_path / "reader.in"
-    roots.write_text("\n".join(HOOK.READER_PACKAGES) + "\n", encoding="utf-8")
+    roots.write_text("\n".join(reader_downloads.READER_PACKAGES) + "\n", encoding="utf-8")
     env = {key: value for key, value in os.environ.items() if not key.startswith(("PIP_", "UV_"))}
     result = subprocess.run([str(Path(sys.executable).parent / "uv"), "pip", "compile", "--quiet", "--universal",
-                             "--python-version", HOOK.lowest_python(), "--no-config", "--no-header", "--no-annotate",
+                             "--python-version", reader_downloads.lowest_python(), "--no-config", "--no-header", "--no-annotate",
                              "--default-index", "https://pypi.org/simple", "--constraint", str(REQUIREMENTS),
                              str(roots)], capture_output=True, text=True, env=env, timeout=600)
     if (result.returncode != 0 and re.search(r"Failed to fetch|dns error|error sending request", result.stderr)
             and not os.environ.get(readerkit.INDEX_ENV)):
         pytest.skip(f"no package index reachable for uv ({readerkit.INDEX_ENV} unset)")
     assert result.returncode == 0, result.stderr[-3000:]
-    resolved = HOOK.locked(result.stdout)
-    assert sorted(resolved) == HOOK.reader_closure()
-    locked = HOOK.locked(REQUIREMENTS.read_text(encoding="utf-8"))
+    resolved = reader_downloads.locked(result.stdout)
+    assert sorted(resolved) == reader_downloads.reader_closure()
+    locked = reader_downloads.locked(REQUIREMENTS.read_text(encoding="utf-8"))
     assert {name: {pin.version for pin in entries} for name, entries in resolved.items()} == \
         {name: {pin.version for pin in locked[name]} for name in resolved}
 
@@ -158,7 +158,7 @@ def test_requirements_resolve_from_the_public_index(public_resolution, request):
     resolved = {canonicalize_name(item["metadata"]["name"]): item["metadata"]["version"]
                 for item in json.loads(report.read_text())["install"]}
     # The pins whose markers hold here (appnope is for macOS only, cffi for PyPy).
-    pinned = {name: pin.version for name, entries in HOOK.locked(text).items() for pin in entries
+    pinned = {name: pin.version for name, entries in reader_downloads.locked(text).items() for pin in entries
               if pin.marker is None or Marker(pin.marker).evaluate()}
     # Every pin is what pip installs, and pip needs nothing that is not pinned.
     assert resolved == pinned
@@ -169,8 +169,8 @@ def test_requirements_resolve_from_the_public_index(public_resolution, request):
 def test_requirements_pin_exactly_what_requirements_in_needs():
     """No pin for a package nothing needs (a frozen optional extra leaves its dependencies behind)."""
     tops = [line.split("#", 1)[0].strip() for line in (pagekit.ROOT / "requirements.in").read_text().splitlines()]
-    needed = set(HOOK.reader_closure([top for top in tops if top]))
-    pinned = set(HOOK.pins_of(REQUIREMENTS.read_text(encoding="utf-8")))
+    needed = set(reader_downloads.reader_closure([top for top in tops if top]))
+    pinned = set(reader_downloads.pins_of(REQUIREMENTS.read_text(encoding="utf-8")))
     assert sorted(pinned - needed) == [], "pinned, but nothing in requirements.in needs it"
     assert sorted(needed - pinned) == [], "needed by requirements.in, but not pinned"
 
@@ -202,9 +202,9 @@ def test_the_python_on_the_pages_is_what_every_reader_pin_supports():
 
     A package locked with one release per range of Pythons (soupsieve) has only this machine's
     installed: uv's resolution for the lowest Python checks those (test_the_readers_pins_are_what_...)."""
-    entries = HOOK.pinned_requirements()
-    closure = [name for name in HOOK.reader_closure() if len(entries[name]) == 1]
-    assert pins_rejecting(Version(HOOK.lowest_python()), closure) == {}
+    entries = reader_downloads.pinned_requirements()
+    closure = [name for name in reader_downloads.reader_closure() if len(entries[name]) == 1]
+    assert pins_rejecting(Version(reader_downloads.lowest_python()), closure) == {}
     # ...and the check can fail: Python 3.10 is too old for the pinned NumPy.
     assert "numpy" in pins_rejecting(Version("3.10"), closure)
 
@@ -212,7 +212,7 @@ def test_the_python_on_the_pages_is_what_every_reader_pin_supports():
 def test_the_readme_states_the_python_the_maintainer_pins_need():
     stated = re.search(r"You need Python (\d+\.\d+(?:\.\d+)?) or newer", (pagekit.ROOT / "README.md").read_text())
     assert stated, "README.md no longer says which Python it needs"
-    pins = HOOK.pins_of(REQUIREMENTS.read_text(encoding="utf-8"))
+    pins = reader_downloads.pins_of(REQUIREMENTS.read_text(encoding="utf-8"))
     installed = [name for name in pins if _installed(name)]
     assert pins_rejecting(Version(stated[1]), installed) == {}
 
@@ -246,13 +246,13 @@ def test_the_site_serves_the_wheel_of_this_checkout(built_site, server):
 def test_the_wheel_names_the_repository_when_the_build_knows_it():
     """``pip show mlp_ref`` lists the repository and its issues for a wheel built with REPO_URL (as
     the publishing workflow builds it); a build without one names no address it does not know."""
-    urls = HOOK.project_urls("https://github.com/o/r/")
-    with zipfile.ZipFile(HOOK._pip_wheel(urls)) as archive:
+    urls = reader_downloads.project_urls("https://github.com/o/r/")
+    with zipfile.ZipFile(reader_downloads._pip_wheel(urls)) as archive:
         (meta,) = [n for n in archive.namelist() if n.endswith(".dist-info/METADATA")]
         lines = archive.read(meta).decode().splitlines()
     assert [line for line in lines if line.startswith("Project-URL:")] == [
         "Project-URL: Source, https://github.com/o/r", "Project-URL: Issues, https://github.com/o/r/issues"]
-    assert HOOK.project_urls(None) == "" and HOOK._sources_digest(urls) != HOOK._sources_digest("")
+    assert reader_downloads.project_urls(None) == "" and reader_downloads._sources_digest(urls) != reader_downloads._sources_digest("")
 
 
 def test_reader_requirements_pin_what_requirements_txt_pins(built_site, server):
@@ -262,8 +262,8 @@ def test_reader_requirements_pin_what_requirements_txt_pins(built_site, server):
     wheel_line = lines.pop()
     assert re.fullmatch(rf"mlp_ref\[labs\] @ {re.escape(server)}/downloads/mlp_ref-[^ ]+\.whl#sha256=[0-9a-f]{{64}}",
                         wheel_line)
-    reader_pins = HOOK.locked("\n".join(lines))
-    locked = HOOK.locked(REQUIREMENTS.read_text(encoding="utf-8"))
+    reader_pins = reader_downloads.locked("\n".join(lines))
+    locked = reader_downloads.locked(REQUIREMENTS.read_text(encoding="utf-8"))
     # Each entry as requirements.txt locks it: its version, its marker and every hash.
     assert {name: [(pin.version, pin.marker, pin.hashes) for pin in entries] for name, entries in reader_pins.items()} \
         == {name: [(pin.version, pin.marker, pin.hashes) for pin in locked[name]] for name in reader_pins}
@@ -312,34 +312,34 @@ def test_before_you_start_box_gives_the_install_line(built_site, server, page):
     assert title in text, f"{page}: no '{title}' box"
     assert f"pip install -r {server}/downloads/requirements-reader.txt" in text
     assert "before-you-start:" not in html, f"{page}: a marker was left unreplaced"
-    assert first.format(python=HOOK.lowest_python()) in text
-    assert all(line in text for line in HOOK.VENV_POSIX + HOOK.VENV_WINDOWS), f"{page}: no way to activate it"
+    assert first.format(python=reader_downloads.lowest_python()) in text
+    assert all(line in text for line in reader_downloads.VENV_POSIX + reader_downloads.VENV_WINDOWS), f"{page}: no way to activate it"
     if "/labs/" in f"/{page}":
         assert re.search(lab_time, text), f"{page}: no time of the lab's run"
     other_title, other_first, _ = BOX_WORDS["en" if language == "ru" else "ru"]
-    assert other_title not in text and other_first.format(python=HOOK.lowest_python()) not in text, (
+    assert other_title not in text and other_first.format(python=reader_downloads.lowest_python()) not in text, (
         f"{page}: the box speaks the other edition's language")
 
 
 @pytest.mark.parametrize("language", sorted(BOX_WORDS))
-@pytest.mark.parametrize("kind", HOOK.KINDS)
+@pytest.mark.parametrize("kind", reader_downloads.KINDS)
 def test_the_box_says_its_words_in_the_language_being_built(monkeypatch, language, kind):
     """Every kind of box, as the site shows it and as a downloaded notebook quotes it: in English
     as the English edition says it, in Russian with no English word left (names and code aside)."""
-    monkeypatch.setenv("MLP_LANG", language)  # as hooks/edition.py sets it for the edition's build
-    downloads = types.SimpleNamespace(python=HOOK.lowest_python(), version="0.1.0", sha256="0123456789abcdef" * 4,
+    monkeypatch.setenv("MLP_LANG", language)  # as mlp_site.edition sets it for the edition's build
+    downloads = types.SimpleNamespace(python=reader_downloads.lowest_python(), version="0.1.0", sha256="0123456789abcdef" * 4,
                                       wheel_bytes=bytes(43_210), requirements_url="http://127.0.0.1:8000/r.txt",
                                       wheel_url="http://127.0.0.1:8000/mlp_ref-0.1.0-py3-none-any.whl")
     title, first, lab_time = BOX_WORDS[language]
     for args in ((), ("../digits.ipynb", 83.4)):
-        lines = HOOK.box_lines(kind, downloads, *args)
-        site, notebook = HOOK.admonition(lines), HOOK.blockquote(lines)
+        lines = reader_downloads.box_lines(kind, downloads, *args)
+        site, notebook = reader_downloads.admonition(lines), reader_downloads.blockquote(lines)
         assert site.startswith(f'!!! info "{title}"\n') and notebook.startswith(f"> **{title}.**\n")
-        assert first.format(python=HOOK.lowest_python()) in site
+        assert first.format(python=reader_downloads.lowest_python()) in site
         assert "pip install -r http://127.0.0.1:8000/r.txt" in site
         assert "`jupyter lab`" in site  # what opens a notebook, installed by that line
         # How to make and activate the environment, on macOS and Linux and on Windows.
-        assert all(f"    {line}\n" in site for line in HOOK.VENV_POSIX + HOOK.VENV_WINDOWS), site
+        assert all(f"    {line}\n" in site for line in reader_downloads.VENV_POSIX + reader_downloads.VENV_WINDOWS), site
         if kind == "lab" and args:
             assert re.search(lab_time.replace(r"\d+", "83"), site)
         if language == "ru":
@@ -349,7 +349,7 @@ def test_the_box_says_its_words_in_the_language_being_built(monkeypatch, languag
 def test_the_boxs_macos_and_linux_lines_make_and_activate_an_environment(tmp_path):
     """The box's two lines, run as they are by a shell in an empty folder: then ``python`` and ``pip`` are the
     new environment's (the Windows lines are the same commands, spelled for Windows)."""
-    script = "\n".join([*HOOK.VENV_POSIX, 'python -c "import sys; print(sys.prefix)"', "command -v pip"])
+    script = "\n".join([*reader_downloads.VENV_POSIX, 'python -c "import sys; print(sys.prefix)"', "command -v pip"])
     result = subprocess.run(["bash", "-e", "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [str(tmp_path / ".venv"), str(tmp_path / ".venv" / "bin" / "pip")]
@@ -380,7 +380,7 @@ def test_the_readers_environment_opens_a_notebook(reader_env, tmp_path):
     jupyter = reader_env.parent / "jupyter"
     version = subprocess.run([str(jupyter), "lab", "--version"], capture_output=True, text=True, timeout=120)
     assert version.returncode == 0, version.stderr[-3000:]
-    assert version.stdout.strip() == HOOK.pins_of(REQUIREMENTS.read_text(encoding="utf-8"))["jupyterlab"]
+    assert version.stdout.strip() == reader_downloads.pins_of(REQUIREMENTS.read_text(encoding="utf-8"))["jupyterlab"]
     (tmp_path / "lesson.ipynb").write_text('{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}\n')
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

@@ -1,6 +1,6 @@
 """Each lesson's notebook, downloaded from the site and run in a reader's environment, prints what the page shows.
 
-The notebook (made by hooks/lesson_notebooks.py) is fetched from the served site and executed
+The notebook (made by mlp_site.lesson_notebooks) is fetched from the served site and executed
 with nbclient by a kernel of the fresh environment that the "Before you start" line installs
 (the ``reader_env`` fixture), in an empty folder, two kernels at a time. Its code cells must be
 the page's runnable blocks, in the page's order, as tests/pagekit.py reads them (those that need
@@ -80,7 +80,7 @@ def test_lesson_notebook_prints_what_the_page_shows(lesson, lesson_runs):
 
 # --- each edition's notebook: where it is, what the build says in it ------------------------------
 
-lesson_notebooks = pagekit.load_hook("lesson_notebooks")
+from mlp_site import lesson_notebooks
 # (folder of the edition under the site's root, suffix of its pages' sources)
 EDITIONS = {"en": ("", ""), "ru": ("ru/", ".ru")}
 DOWNLOAD = {"en": "Download this lesson as a Jupyter notebook ({name})",
@@ -114,7 +114,7 @@ def without_targets(text: str) -> str:
     return re.sub(r"^(\s*\[[^\]]+\]:\s*)\S+", r"\1", text, flags=re.MULTILINE)
 
 
-# A "Before you start" box as a notebook quotes it (hooks/reader_downloads.py), and the marker it replaced.
+# A "Before you start" box as a notebook quotes it (mlp_site.reader_downloads), and the marker it replaced.
 BOX = re.compile(r"^(?P<indent>[ \t]*)> \*\*(?:Before you start|Прежде чем начать)\.\*\*(?:\n(?P=indent)>.*)*",
                  re.MULTILINE)
 BOX_MARKER = re.compile(r"^(?P<indent>[ \t]*)<!--\s*before-you-start:\s*[a-z]+\s*-->", re.MULTILINE)
@@ -206,7 +206,7 @@ NOTES = {
 
 @pytest.mark.parametrize("language", sorted(NOTES))
 def test_the_notes_the_build_adds_are_in_the_language_being_built(monkeypatch, language):
-    monkeypatch.setenv("MLP_LANG", language)  # as hooks/edition.py sets it for the edition's build
+    monkeypatch.setenv("MLP_LANG", language)  # as mlp_site.edition sets it for the edition's build
     notebook = nbformat.reads(lesson_notebooks.lesson_notebook(SYNTHETIC, "lesson.md", PageLinks()), as_version=4)
     markdown = [c.source for c in notebook.cells if c.cell_type == "markdown"]
     intro, note, needs = NOTES[language]

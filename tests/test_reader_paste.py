@@ -6,7 +6,7 @@ and a statement at the left margin right after an indented block, with no blank 
 them, is a syntax error. A block that runs as a script can still fail there.
 
 :class:`code.InteractiveConsole` reads lines exactly as that prompt does. Each block (its
-``--8<--`` lines expanded, as the site shows it; the build's own parser, hooks/page_code.py)
+``--8<--`` lines expanded, as the site shows it; the build's own parser, mlp_site.page_code)
 is pushed into one line by line, then one empty line, as a reader presses Enter at the end.
 Nothing runs: the console only compiles each statement as the prompt completes it (the build
 runs every block already), so the whole check takes well under a second.
@@ -21,7 +21,7 @@ import pytest
 
 from tests import pagekit
 
-page_code = pagekit.load_hook("page_code")
+from mlp_site import page_code
 
 PAGES = [page for page in sorted(pagekit.DOCS.rglob("*.md"))
          if page_code.page_blocks(page.read_text(encoding="utf-8"), str(page))]

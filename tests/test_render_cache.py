@@ -1,7 +1,7 @@
 """The render cache never hands back a page made by old code.
 
-Its key (hooks/render_cache.py) must change when anything a page's render depends on changes
-— one line of ``mlp_ref``, ``prose`` or a hook, the pins, the page itself, the environment a
+Its key (mlp_site.render_cache) must change when anything a page's render depends on changes
+— one line of ``mlp_ref``, ``prose`` or the site plugin, the pins, the page itself, the environment a
 cell reads — and must not change for an edit of another page, which is what makes the cache
 worth having. Files under ``docs/`` that a render reads (the home page reads every lesson's
 Prerequisites) are recorded while it runs and checked by content before an entry is used.
@@ -17,7 +17,7 @@ import pytest
 
 from tests import editions, pagekit
 
-render_cache = pagekit.load_hook("render_cache")
+from mlp_site import render_cache
 
 TEXT = "# A lesson\n\n```python exec=\"on\"\nimport mlp_ref\nprint(mlp_ref.__name__)\n```\n"
 SETTINGS = {"site_url": "http://127.0.0.1:8000/", "pages": ["index.md", "lessons/01.md"]}
@@ -58,12 +58,12 @@ def test_a_new_module_changes_the_key_once_the_page_can_import_it(tree):
     assert len({before, with_import, key(tree)}) == 3
 
 
-@pytest.mark.parametrize("edit", ["page", "prose", "hook", "snippet", "exercise", "pins", "config",
+@pytest.mark.parametrize("edit", ["page", "prose", "plugin", "snippet", "exercise", "pins", "config",
                                   "settings", "environment"])
 def test_every_other_dependency_changes_the_key(tree, edit, monkeypatch):
     before = key(tree)
     text, settings = TEXT, SETTINGS
-    files = {"prose": "prose/values.py", "hook": "hooks/reader_blocks.py", "snippet": "snippets/lesson01_mnist_layer.py",
+    files = {"prose": "prose/values.py", "plugin": "site_plugin/mlp_site/reader_blocks.py", "snippet": "snippets/lesson01_mnist_layer.py",
              "exercise": "docs/exercises/lesson03-forward-pass/forward.py", "config": "mkdocs.yml"}
     if edit == "page":
         text = TEXT + "\nOne more sentence.\n"
@@ -167,8 +167,8 @@ def test_the_build_left_one_entry_per_page(built_site, monkeypatch):
     the home page's records every lesson it read for its map."""
     if not render_cache.enabled():
         pytest.skip(f"the render cache is off ({render_cache.SWITCH}=0)")
-    monkeypatch.setenv("MLP_SITE_BUILD", "1")  # as the build sets it (hooks/reader_downloads.py)
-    monkeypatch.setenv("MLP_LANG", "en")  # as hooks/edition.py sets it for the English edition
+    monkeypatch.setenv("MLP_SITE_BUILD", "1")  # as the build sets it (mlp_site.reader_downloads)
+    monkeypatch.setenv("MLP_LANG", "en")  # as mlp_site.edition sets it for the English edition
     for source in pagekit.nav_sources():
         twin = editions.twin_source(source)
         for page in (source, twin):

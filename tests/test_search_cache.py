@@ -1,6 +1,6 @@
 """Material's search entries reused from the cache are the entries Material would make now.
 
-hooks/search_cache.py stores each page's entries under a digest of what Material's indexing
+mlp_site.search_cache stores each page's entries under a digest of what Material's indexing
 reads. A reused entry must equal a fresh indexing of the same page, for any site address, and
 any change of the page (its HTML, its address, its metadata) must index it again.
 """
@@ -13,9 +13,8 @@ import pytest
 from material.plugins.search.plugin import SearchIndex, SearchPlugin
 from mkdocs.structure.toc import get_toc
 
-from tests import pagekit
 
-search_cache = pagekit.load_hook("search_cache")
+from mlp_site import search_cache
 
 SITE = "http://127.0.0.1:8000/"
 HTML = (f'<h1 id="the-neuron">The neuron</h1><p>Install from <a href="{SITE}downloads/x.whl">{SITE}'

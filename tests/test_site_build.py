@@ -11,6 +11,7 @@ import pytest
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import PluginCollection
 from mkdocs.structure.files import File, Files
+from mlp_site import lesson_notebooks, notebook_downloads
 
 from tests import pagekit
 from tests.page_blocks import STATS
@@ -64,7 +65,7 @@ def test_generated_figures_and_tables_are_in_the_pages(built_site):
     figures = tables = notebooks = 0
     for source in pagekit.nav_sources():
         text = pagekit.built_page(built_site, source).read_text(encoding="utf-8")
-        figures += len(re.findall(r'<figure class="mlp-figure"[\s>]', text))  # attributes may follow (hooks/accessibility.py)
+        figures += len(re.findall(r'<figure class="mlp-figure"[\s>]', text))  # attributes may follow (mlp_site.accessibility)
         figures += len(re.findall(r'<img[^>]+src="data:image/png;base64', text))
         tables += text.count("<table")
         if source.endswith(".py"):
@@ -117,7 +118,7 @@ def test_notebook_figures_have_real_alt_text(built_site):
         assert "No description has been provided for this image" not in page, f"{folder}labs/{lab}: figure without alt text"
 
 
-# --- the notebook hooks alone, as each edition's build runs them ------------------------------------
+# --- the notebook steps alone, as each edition's build runs them ------------------------------------
 
 def edition_config(language: str, site_dir) -> MkDocsConfig:
     """A site's configuration while the i18n plugin builds ``language`` (English is the default)."""
@@ -137,22 +138,21 @@ NOTEBOOKS = [("en", "labs/digits.py", "labs/digits.ipynb"), ("ru", "labs/digits.
 
 @pytest.mark.parametrize("language, source, built", NOTEBOOKS)
 def test_a_pages_notebook_is_made_beside_it_in_its_edition(tmp_path, monkeypatch, language, source, built):
-    """The i18n plugin put the page under its edition's folder before the hook runs: its notebook goes there too."""
+    """The i18n plugin put the page under its edition's folder before the step runs: its notebook goes there too."""
     monkeypatch.setenv("MLP_LANG", language)
-    hook = pagekit.load_hook("notebook_downloads" if source.startswith("labs/") else "lesson_notebooks")
+    step = notebook_downloads if source.startswith("labs/") else lesson_notebooks
     config = edition_config(language, tmp_path)
     page = File(source, str(pagekit.DOCS), str(tmp_path), True)
     if language == "ru" and source.endswith(".md"):
         page.dest_uri, page.url = f"ru/{page.dest_uri}", f"ru/{page.url}"  # as the i18n plugin sets them
-    made = [file for file in hook.on_files(Files([page]), config) if file.src_uri.endswith(".ipynb")]
+    made = [file for file in step.on_files(Files([page]), config) if file.src_uri.endswith(".ipynb")]
     assert [(file.dest_uri, file.abs_dest_path) for file in made] == [(built, str(tmp_path / built))]
 
 
 @pytest.mark.parametrize("language", ["en", "ru"])
 def test_a_lab_pages_style_sheet_link_reaches_the_site_root(tmp_path, language):
-    hook = pagekit.load_hook("notebook_downloads")
     page = types.SimpleNamespace(file=types.SimpleNamespace(src_uri="labs/digits.py"))
-    html = hook.on_page_content("<style>" + "a{}" * 10_000 + "</style>", page, edition_config(language, tmp_path), None)
+    html = notebook_downloads.on_page_content("<style>" + "a{}" * 10_000 + "</style>", page, edition_config(language, tmp_path), None)
     (href,) = re.findall(r'<link rel="stylesheet" href="([^"]+)">', html)
     page_dir = "labs/digits/" if language == "en" else "ru/labs/digits/"
     assert posixpath.normpath(posixpath.join(page_dir, href)).startswith("assets/jupyter/"), href
@@ -168,9 +168,8 @@ COPY_WORDS = {"en": ('aria-label="Copy to Clipboard"', "hidden>Copied!</span>"),
 @pytest.mark.parametrize("language", sorted(COPY_WORDS))
 def test_a_lab_cells_copy_button_speaks_the_editions_language(tmp_path, monkeypatch, language):
     monkeypatch.setenv("MLP_LANG", language)
-    hook = pagekit.load_hook("notebook_downloads")
     page = types.SimpleNamespace(file=types.SimpleNamespace(src_uri="labs/digits.py"))
-    html = hook.on_page_content(COPY_BUTTON, page, edition_config(language, tmp_path), None)
+    html = notebook_downloads.on_page_content(COPY_BUTTON, page, edition_config(language, tmp_path), None)
     assert all(words in html for words in COPY_WORDS[language]), html
     if language == "en":  # the English page as mkdocs-jupyter made it
         assert html.endswith(COPY_BUTTON)

@@ -2,7 +2,7 @@
 
 Every page of the nav is built in both, in its own language, linked to its twin by the language
 switcher; the labs are executed notebooks with their figures in both (mkdocs-static-i18n#198 once
-published a lab as its ``.py`` text, with a green strict build: hooks/edition.py); and no Russian
+published a lab as its ``.py`` text, with a green strict build: mlp_site.edition); and no Russian
 heading's English anchor (``{#the-math}``) is left as text.
 """
 
@@ -79,7 +79,7 @@ def test_no_heading_anchor_is_left_as_text(built_site, source):
 
 
 def test_each_edition_searches_its_own_pages(built_site):
-    """/search/ indexes the English pages, /ru/search/ the Russian ones (hooks/edition.py), and a
+    """/search/ indexes the English pages, /ru/search/ the Russian ones (mlp_site.edition), and a
     Russian page's search is pointed at /ru/."""
     import json
 
@@ -104,7 +104,7 @@ def test_every_image_says_its_alt_text_in_the_page_language(built_site, source):
 
 
 # What the theme and markdown-exec write in English on every page: Material's footer credit and the
-# tabs of a generator shown with its source (lesson 6); hooks/edition.py says them in the edition's words.
+# tabs of a generator shown with its source (lesson 6); mlp_site.edition says them in the edition's words.
 EXEC_TAB = re.compile(r'<label for="exec-[^"]*">(?P<title>[^<]*)</label>')
 CREDIT = re.compile(r'<div class="md-copyright">(?P<text>.*?)</div>', re.DOTALL)
 

@@ -1,6 +1,6 @@
-"""The built pages' scroll boxes and search dialog, as hooks/accessibility.py should leave them.
+"""The built pages' scroll boxes and search dialog, as mlp_site.accessibility should leave them.
 
-Read with an HTML parser (not the hook's patterns), every page of the built site: each box
+Read with an HTML parser (not the step's patterns), every page of the built site: each box
 that can scroll sideways — a highlighted code block's ``pre > code`` (or its ``pre`` when it
 has no ``code``, as in a lab's Markdown), a display equation, a lab's code cell, a table —
 has ``tabindex="0"`` and a name no other box on the page has (a figure: its caption's); each
@@ -20,7 +20,7 @@ import pytest
 
 from tests import pagekit
 
-accessibility = pagekit.load_hook("accessibility")
+from mlp_site import accessibility
 
 # A box's name in each edition: its kind, then its number on the page; and the search dialog's name.
 BOX_NAME = {"en": re.compile(r"(Code|Output|Equation|Code cell|Table) [1-9]\d*"),
@@ -119,7 +119,7 @@ def test_search_dialog_is_named(pages):
     assert unnamed == [], f"pages whose search dialog has no name in their edition's language: {unnamed}"
 
 
-# --- the hook alone, in each edition's language ------------------------------------------------
+# --- the step alone, in each edition's language ------------------------------------------------
 
 PAGE = ('<div class="md-search" data-md-component="search" role="dialog">'
         '<div class="language-python highlight"><pre><span></span><code>x = 1</code></pre></div>'
@@ -133,7 +133,7 @@ NAMES = {"en": ["Code 1", "Output 1", "Equation 1", "Code cell 1", "Code 2", "Ta
 
 @pytest.mark.parametrize("language", sorted(NAMES))
 def test_the_hook_names_boxes_in_the_language_being_built(monkeypatch, language):
-    monkeypatch.setenv("MLP_LANG", language)  # as hooks/edition.py sets it for the edition's build
+    monkeypatch.setenv("MLP_LANG", language)  # as mlp_site.edition sets it for the edition's build
     page = scroll_boxes(accessibility.mark_scroll_boxes(accessibility.name_search_dialog(PAGE)))
     named = sorted(attrs["aria-label"] for kind, attrs in page.boxes if kind != "figure")
     assert named == sorted(NAMES[language])

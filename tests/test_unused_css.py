@@ -1,10 +1,10 @@
-"""The Jupyter CSS of the lab pages trimmed to the rules that can match (hooks/unused_css.py)."""
+"""The Jupyter CSS of the lab pages trimmed to the rules that can match (mlp_site.unused_css)."""
 
 from __future__ import annotations
 
-from tests import pagekit
+from mlp_site import notebook_downloads
 
-unused_css = pagekit.load_hook("unused_css")
+from mlp_site import unused_css
 
 CSS = """
 .jp-Cell { color: red; }
@@ -38,7 +38,7 @@ def test_unused_css_with_no_classes_keeps_only_rules_without_classes():
 
 
 def test_the_pruned_sheet_is_cached_by_sheet_classes_and_code(monkeypatch, tmp_path):
-    downloads = pagekit.load_hook("notebook_downloads")
+    downloads = notebook_downloads
     monkeypatch.setattr(downloads, "PRUNED_CACHE", tmp_path)
     first = downloads._pruned_sheet(CSS, {"jp-Cell"})
     monkeypatch.setattr(downloads, "prune", lambda css, classes: "pruned again")

@@ -1,6 +1,6 @@
 """The line at the end of every page and the execution report say what the build really did.
 
-The figures on the line (hooks/verification.py) are checked against counts made here another
+The figures on the line (mlp_site.verification) are checked against counts made here another
 way: code blocks and build-time blocks from the Markdown source with tests/pagekit.py's parser
 (not the build's), the blocks that cannot run from the modules this Python lacks, a lab's code
 cells from its downloaded notebook, tables and figures from the built page parsed as HTML, the
@@ -24,13 +24,14 @@ from importlib import metadata
 
 import nbformat
 import pytest
+from mlp_site import page_code, render_cache, verification
 
 from tests import editions, pagekit
 
 LINE = re.compile(r'<p class="mlp-verification">(?P<html>.*?)</p>', re.DOTALL)
 KEYS = ("blocks", "matched", "not_run", "generators", "tables", "figures")
 # When a run was, in the same words whether this build ran it or reused an earlier build's run
-# (hooks/verification.py when(): a page must be the same bytes on a build that reuses its runs).
+# (mlp_site.verification when(): a page must be the same bytes on a build that reuses its runs).
 WHEN = r"on \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC"
 
 
@@ -148,10 +149,9 @@ def test_every_line_states_the_versions_commit_and_date_of_this_build(lines):
 
 def test_a_run_is_always_dated():
     """The line says when a run was in the same words on a build that ran it and on one that reused it."""
-    hook = pagekit.load_hook("verification")
-    assert hook.when("2026-01-01 12:00 UTC") == "on 2026-01-01 12:00 UTC"
+    assert verification.when("2026-01-01 12:00 UTC") == "on 2026-01-01 12:00 UTC"
     with pytest.raises(ValueError, match="a run without its time"):
-        hook.when("")
+        verification.when("")
 
 
 def report_rows(built_site) -> dict[str, list[str]]:
@@ -228,24 +228,22 @@ print("never")
 
 
 def test_the_build_says_when_a_block_prints_something_else(caplog, tmp_path):
-    hook = pagekit.load_hook("verification")
-    page_code = pagekit.load_hook("page_code")
-    run = hook.BlockRun({"made-up.md": page_code.segments(page_code.page_blocks(PAGE, "made-up.md"))})
-    record = hook.PageRecord("made-up.md", source="docs/made-up.md")
+    run = verification.BlockRun({"made-up.md": page_code.segments(page_code.page_blocks(PAGE, "made-up.md"))})
+    record = verification.PageRecord("made-up.md", source="docs/made-up.md")
     with caplog.at_level(logging.WARNING):
-        hook.check_blocks(record, run.results()["made-up.md"])
+        verification.check_blocks(record, run.results()["made-up.md"])
     assert (record.blocks, record.matched, len(record.not_run)) == (4, 1, 1)
     assert record.failed == ["block 2 (line 13) printed something else than the page shows",
                              "block 3 (line 23) raised an error"]
     assert len([r for r in caplog.records if r.levelno == logging.WARNING]) == 2  # --strict fails the build
     record.blocks_ran_at = "2026-01-01 12:00 UTC"
-    line = hook.claims(record, "2026-01-01")
+    line = verification.claims(record, "2026-01-01")
     assert "its 3 code blocks ran on 2026-01-01 12:00 UTC, and 1 printed exactly the output shown" in line
     assert "1 more block did not run: it needs no_such_module_here" in line
     assert stated_counts(line + ". mlp_ref") == dict(blocks=4, matched=1, not_run=1, generators=0, tables=0, figures=0)
     # The record the tests report from (tests/page_blocks.py): one entry per block, with its verdict.
-    hook.write_record(tmp_path, [record])
-    entries = json.loads((tmp_path / hook.RECORD).read_text(encoding="utf-8"))["blocks"]
+    verification.write_record(tmp_path, [record])
+    entries = json.loads((tmp_path / verification.RECORD).read_text(encoding="utf-8"))["blocks"]
     assert [(e["page"], e["line"], e["verdict"]) for e in entries] == [
         ("docs/made-up.md", 1, "matched"), ("docs/made-up.md", 13, "differs"), ("docs/made-up.md", 23, "raised"),
         ("docs/made-up.md", 29, "not run")]
@@ -253,13 +251,10 @@ def test_the_build_says_when_a_block_prints_something_else(caplog, tmp_path):
 
 
 def test_block_results_are_kept_across_prose_edits_but_not_code_edits():
-    """The block cache's key (hooks/verification.py) covers what the runner runs, not the prose."""
-    hook = pagekit.load_hook("verification")
-    page_code = pagekit.load_hook("page_code")
-    render_cache = pagekit.load_hook("render_cache")
+    """The block cache's key (mlp_site.verification) covers what the runner runs, not the prose."""
 
     def key(text):
-        return hook.blocks_key(page_code.page_blocks(text, "made-up.md"))
+        return verification.blocks_key(page_code.page_blocks(text, "made-up.md"))
 
     page = "Some prose.\n\n```python\nimport mlp_ref\nprint(mlp_ref.relu(-1.0))\n```\n"
     shown = "\n<!--pytest-codeblocks:expected-output-->\n\n```\n0.0\n```\n"
@@ -268,7 +263,7 @@ def test_block_results_are_kept_across_prose_edits_but_not_code_edits():
     chained = page + "\n<!--pytest-codeblocks:cont-->\n\n```python\nprint(1)\n```\n"
     assert key(chained) != key(chained.replace("<!--pytest-codeblocks:cont-->\n", ""))
     # The key follows the modules of mlp_ref the blocks import, as the render cache's does.
-    modules = render_cache.imported(hook.runs_text(page_code.page_blocks(page, "made-up.md")))
+    modules = render_cache.imported(verification.runs_text(page_code.page_blocks(page, "made-up.md")))
     assert pagekit.ROOT / "mlp_ref" / "activations.py" in modules
 
 
@@ -301,7 +296,6 @@ def stated_counts_ru(text: str) -> dict[str, int]:
 
 def test_the_russian_line_says_what_the_english_one_says():
     """The Russian sentence states the same figures (read back by stated_counts_ru) in each case."""
-    verification = pagekit.load_hook("verification")
     at = "2026-11-30 10:00 UTC"
     records = [verification.PageRecord("a.md", blocks=12, matched=11, not_run=["needs torch, which is not installed"],
                                        generators=3, tables=21, figures=1, blocks_ran_at=at, rendered_at=at),

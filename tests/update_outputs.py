@@ -7,8 +7,8 @@ A maintainer's tool, run by hand after a deliberate change, never by the tests:
 Write a new block's output fence empty (an ``expected-output`` marker, then an empty
 ```` ```text ```` fence) and let this fill it. Review the diff before committing: the build
 compares the page with the code, so whatever this writes is what readers will be promised. The
-blocks are read and run as the build reads and runs them (hooks/page_code.py's blocks,
-hooks/verification.py's runner: hooks/block_runner.py in a process of its own).
+blocks are read and run as the build reads and runs them (mlp_site.page_code's blocks,
+mlp_site.verification's runner: mlp_site.block_runner in a process of its own).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pathlib import Path
 
 from tests import pagekit
 
-verification = pagekit.load_hook("verification")
+from mlp_site import verification
 
 
 def updated_lines(page: Path) -> list[str]:

@@ -1,6 +1,6 @@
 """Whether a text the build adds for a Russian reader says its words in Russian.
 
-The hooks' Russian texts keep names (Python, Jupyter, `mlp_ref`), code, addresses and file
+The site plugin's Russian texts keep names (Python, Jupyter, `mlp_ref`), code, addresses and file
 names in Latin letters; any other Latin word is English left over. :func:`english_words` lists
 those, so that a test of a Russian text fails on the word a translation missed.
 """

@@ -2,23 +2,23 @@
 
 A box that scrolls sideways (a long code line, a wide table, a long display equation, a lab's
 code cell) can only be scrolled with a mouse or a finger unless it can take keyboard focus.
-This hook edits each built page's HTML so that every such box has ``tabindex="0"`` (Tab
+This step edits each built page's HTML so that every such box has ``tabindex="0"`` (Tab
 reaches it, then the arrow keys scroll it) and a name that a screen reader says, numbered
 within the page so that no two are alike:
 
 * code blocks (``pre > code``, or the ``pre`` in a lab's Markdown): ``role="region"``, "Code 3"
   or "Output 3";
-* display equations (``div.mlp-math`` from hooks/build_math.py, or ``div.arithmatex``):
+* display equations (``div.mlp-math`` from build_math.py, or ``div.arithmatex``):
   ``role="region"``, "Equation 2";
 * figures (``figure.mlp-figure``, which scrolls on a phone): focusable, named by their caption;
 * a lab's code cells (``div.highlight-ipynb``): ``role="region"``, "Code cell 4";
-* tables: Material wraps each table in a scrolling box in the browser, after this hook; the
+* tables: Material wraps each table in a scrolling box in the browser, after this step; the
   table itself takes the focus (a focused element inside a box scrolls it) and its name,
   "Table 1", and keeps its role.
 
 Every edited element is marked ``data-mlp-scroll`` (its focus ring is in
 ``stylesheets/a11y.css``). Material's search dialog (``role="dialog"``) gets its name, "Search".
-The names are said in the language of the edition being built (hooks/words.py): "Формула 2",
+The names are said in the language of the edition being built (words.py): "Формула 2",
 "Ячейка кода 4", "Поиск" on a Russian page.
 
 Material removes the ``tabindex`` of a code block on a screen without hover (a phone) and of
@@ -32,7 +32,7 @@ from __future__ import annotations
 import html
 import re
 
-from words import say
+from .words import say
 
 SEARCH_DIALOG = re.compile(r'(<div class="md-search" data-md-component="search" role="dialog")(?![^>]*aria-label)')
 

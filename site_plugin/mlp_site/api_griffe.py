@@ -1,6 +1,6 @@
 """What the API reference shows of mlp_ref's docstrings: a griffe extension.
 
-Not a hook: mkdocstrings loads it (mkdocs.yml, ``extensions`` of the Python handler). Two things:
+Not a step of the plugin: mkdocstrings loads it (mkdocs.yml, ``extensions`` of the Python handler). Two things:
 
 - Special methods (``__repr__``, ``__post_init__``) are left out of the reference: they are
   public to Python but not part of what a reader calls.
@@ -16,14 +16,10 @@ document (a private helper), stays code, without the role.
 from __future__ import annotations
 
 import re
-import sys
-from pathlib import Path
 
 import griffe
 
-if str(Path(__file__).parent) not in sys.path:  # griffe loads this file by path, outside MkDocs's hook loading
-    sys.path.append(str(Path(__file__).parent))
-from api_names import entry, lookup  # noqa: E402
+from .api_names import entry, lookup
 
 ROLE = re.compile(r":(?:py:)?(?P<role>mod|func|class|meth|attr|data|obj|exc|const):`(?P<short>~?)(?P<name>[\w.]+)(?:\(\))?`")
 

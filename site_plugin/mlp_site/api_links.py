@@ -1,8 +1,8 @@
-"""Links from the pages' code and prose to the API reference (hooks/api_reference.py).
+"""Links from the pages' code and prose to the API reference (api_reference.py).
 
-After a page is rendered (its render may come from hooks/render_cache.py: the links are added
+After a page is rendered (its render may come from render_cache.py: the links are added
 to the cached HTML on every build), its HTML is read for the names of ``mlp_ref`` that its
-code binds (hooks/api_names.py reads the page's Python, shown blocks and build-time blocks):
+code binds (api_names.py reads the page's Python, shown blocks and build-time blocks):
 
 - **code**: in every highlighted Python block or cell, each part of a dotted name that names
   a documented object becomes a link to its entry: in ``mlp_ref.MLP.from_arrays(...)``,
@@ -25,7 +25,7 @@ import html
 import re
 from pathlib import Path
 
-from api_names import Scope, load_package, lookup, page_codes, page_scope
+from .api_names import Scope, load_package, lookup, page_codes, page_scope
 
 LINK_CLASS = "mlp-api"
 NAME = r'<span class="n">[A-Za-z_]\w*</span>'

@@ -1,8 +1,8 @@
 """Which objects of ``mlp_ref`` a page's Python code names, as the paths of their reference entries.
 
-Not a hook itself: hooks/api_reference.py (the reference pages, ordered by the lesson that
-first uses each module), hooks/api_links.py (the links from a page's code and prose to the
-reference) and hooks/api_griffe.py (the links in the docstrings) import it.
+Not a step itself: api_reference.py (the reference pages, ordered by the lesson that
+first uses each module), api_links.py (the links from a page's code and prose to the
+reference) and api_griffe.py (the links in the docstrings) import it.
 
 A reference entry is the *canonical* path of an object, where it is defined
 (``mlp_ref.network.MLP.from_arrays``), even when a page reaches it through a re-export
@@ -29,9 +29,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import griffe
-from page_code import page_blocks, parse_fences
 
-ROOT = Path(__file__).resolve().parent.parent
+from .page_code import page_blocks, parse_fences
+
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = "mlp_ref"
 
 _loaded: dict = {}  # the package as last read, under the size and time of each of its files
@@ -53,7 +54,7 @@ _scopes: dict = {}  # a page's code -> its scope and the entries it uses, for th
 
 def page_scope(package, codes: list[str]) -> tuple[Scope, set[str]]:
     """The :class:`Scope` of a page's code and the entries the code uses, worked out once per
-    code (both hooks ask for every page, and ``make serve`` rebuilds after every edit)."""
+    code (both steps ask for every page, and ``make serve`` rebuilds after every edit)."""
     key = tuple(codes)
     if key not in _scopes:
         scope = Scope.of(package, codes)

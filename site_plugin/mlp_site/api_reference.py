@@ -10,17 +10,17 @@ mkdocs.yml), then a generated list of the course pages whose code uses the modul
   modules, each with the first line of its docstring and the page that first uses it;
 - ``reference/<module>.md`` for each module at the top of the package (``_``-prefixed ones
   are private), in the order the course first uses them (the nav's lessons, then the labs,
-  each page's code read by hooks/api_names.py); modules no page uses come after, by name;
+  each page's code read by api_names.py); modules no page uses come after, by name;
 - ``reference/course.md`` and ``reference/labs.md``: the subpackages, with their modules.
 
-The nav gets a "Reference" section before "Sources". hooks/api_links.py links the lessons'
+The nav gets a "Reference" section before "Sources". api_links.py links the lessons'
 code and prose to these pages' entries.
 
 Rendering the pages (mkdocstrings reads the package with griffe and fills its templates) is
 the reference's cost on every build, so a rendered page is kept in ``.cache/reference/``
-under a key of its text, every file of ``mlp_ref``, and what hooks/render_cache.py keys every
-page on (the hooks, the pins, mkdocs.yml, Python; hooks/render_cache.py leaves these pages
-to this hook). mkdocstrings tells mkdocs-autorefs where each entry is while it renders a page;
+under a key of its text, every file of ``mlp_ref``, and what render_cache.py keys every
+page on (the plugin, the pins, mkdocs.yml, Python; render_cache.py leaves these pages
+to this module). mkdocstrings tells mkdocs-autorefs where each entry is while it renders a page;
 those calls are recorded with the page and made again when the page comes from the cache, so
 the links to its entries resolve (and ``--strict`` still fails on a missing one).
 ``MLP_CACHE=0`` turns the cache off, as it does the render cache.
@@ -33,11 +33,13 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from api_names import PACKAGE, load_package, lookup, page_codes, page_scope
 from mkdocs.structure.files import File, Files
-from render_cache import _restore, _saved, cache_key, enabled
+from mkdocs.structure.nav import Navigation, get_navigation
 
-ROOT = Path(__file__).resolve().parent.parent
+from .api_names import PACKAGE, load_package, lookup, page_codes, page_scope
+from .render_cache import _restore, _saved, cache_key, enabled
+
+ROOT = Path(__file__).resolve().parents[2]
 CACHE = ROOT / ".cache" / "reference"
 FOLDER = "reference"
 SECTION = "Reference"
@@ -140,11 +142,26 @@ def on_config(config):
     docs = Path(config.docs_dir)
     course = [(title, src, (docs / src).read_text(encoding="utf-8")) for title, src in nav_pages(config.nav)
               if src.startswith(("lessons/", "labs/"))]
-    _state["pages"] = pages = reference_pages(package, course)
-    section = {SECTION: [f"{FOLDER}/index.md"] + [{page.title: page.src_uri} for page in pages]}
-    titles = [next(iter(item)) if isinstance(item, dict) else item for item in config.nav]
-    config.nav.insert(titles.index(BEFORE) if BEFORE in titles else len(config.nav), section)
+    _state["pages"] = reference_pages(package, course)
     return config
+
+
+def navigation(files: Files, config) -> Navigation:
+    """The site's navigation with the "Reference" section, made again once its pages are among ``files``.
+
+    MkDocs makes the navigation right after the plugins' on_files, where the i18n plugin (the last
+    of them) drops every generated page (mkdocs-static-i18n#263): the reference pages join the
+    edition's files after it, and the navigation is made again from mkdocs.yml's ``nav`` with the
+    section inserted (into a copy: the next edition's build reads the same configuration)."""
+    section = {SECTION: [f"{FOLDER}/index.md"] + [{page.title: page.src_uri} for page in _state["pages"]]}
+    titles = [next(iter(item)) if isinstance(item, dict) else item for item in config.nav]
+    written = config.nav
+    config.nav = [*written]
+    config.nav.insert(titles.index(BEFORE) if BEFORE in titles else len(written), section)
+    try:
+        return get_navigation(files, config)
+    finally:
+        config.nav = written
 
 
 def on_files(files: Files, config) -> Files:
@@ -189,6 +206,8 @@ def on_pre_page(page, config, files):
                 calls.append({"identifier": identifier, "anchor": anchor, "title": title, "primary": primary})
             return register(on_page, identifier, anchor, title=title, primary=primary)
 
+        # mkdocs-autorefs has no API that lists the anchors a page registered: the calls mkdocstrings
+        # makes while it renders the page are recorded, on this plugin object only, for the render.
         autorefs.register_anchor = recording
         try:
             render(config, files)
@@ -200,5 +219,5 @@ def on_pre_page(page, config, files):
                 old.unlink()
             entry.write_text(json.dumps({"page": _saved(page), "anchors": calls}), encoding="utf-8")
 
-    page.render = cached_render
+    page.render = cached_render  # as render_cache.py wraps the other pages' (mkdocs/mkdocs#2384)
     return page

@@ -1,7 +1,7 @@
 """Math rendered when the site is built, so a page shows it at first paint with no script.
 
 Every equation of a page goes to KaTeX (the npm package pinned in package-lock.json, run by
-Node through hooks/render_math.cjs) in one call, and comes back as HTML that draws it plus
+Node through render_math.cjs) in one call, and comes back as HTML that draws it plus
 MathML that a screen reader reads. Where the TeX is:
 
 - lesson pages: pymdownx.arithmatex (``generic: true``) leaves ``<span class="arithmatex">\\(
@@ -11,7 +11,7 @@ MathML that a screen reader reads. Where the TeX is:
 
 Rendered equations are kept in ``.cache/math/`` under KaTeX's version and the renderer
 script's hash, so a rebuild of ``mkdocs serve`` renders only the TeX that changed
-(``MLP_CACHE=0`` starts from nothing, as hooks/render_cache.py does). A page with math gets
+(``MLP_CACHE=0`` starts from nothing, as render_cache.py does). A page with math gets
 KaTeX's stylesheet (served from the site with its fonts, WOFF2 only); a page without gets
 nothing. TeX that KaTeX cannot render fails the build, naming the page and the TeX.
 """
@@ -31,9 +31,9 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 from mkdocs.utils import get_relative_url
 
-from lab_files import is_lab
+from .lab_files import is_lab
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 KATEX = ROOT / "node_modules" / "katex" / "dist"
 RENDERER = Path(__file__).with_name("render_math.cjs")
 CACHE = ROOT / ".cache" / "math"
@@ -63,7 +63,7 @@ def _key(tex: str, display: bool) -> str:
 def _node() -> str:
     node = shutil.which("node")
     if node is None:
-        raise PluginError("hooks/build_math.py needs Node.js (`node`) to render math with KaTeX; "
+        raise PluginError("build_math.py needs Node.js (`node`) to render math with KaTeX; "
                           "install Node.js and npm, then run `npm ci` (make runs it)")
     return node
 

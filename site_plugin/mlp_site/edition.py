@@ -1,10 +1,10 @@
 """Which edition the build is making: English at ``/``, Russian at ``/ru/`` (mkdocs-static-i18n).
 
 The i18n plugin builds the site once per language, the second build from inside the first's
-``on_post_build``. Before either build's plugins read their configuration (the macros plugin
-computes the prose's values there), this hook sets ``MLP_LANG`` to the language being built, so
-that the pages' generators, the values of ``prose/values.py`` and the labs' kernels say their
-words in it (``mlp_ref.course.i18n``); after the whole build it puts the variable back.
+``on_post_build``. Before the macros plugin reads its configuration (it computes the prose's values
+there), :func:`on_config` sets ``MLP_LANG`` to the language being built, so that the pages'
+generators, the values of ``prose/values.py`` and the labs' kernels say their words in it
+(``mlp_ref.course.i18n``); at the end of each edition's build it puts the variable back.
 """
 
 from __future__ import annotations
@@ -15,13 +15,14 @@ import re
 from pathlib import Path
 from types import SimpleNamespace
 
-from lab_files import edit_markdown_cells, is_download_notebook, is_lab
-from mkdocs.plugins import CombinedEvent, event_priority
+from material.plugins.search.plugin import SearchPlugin
 from mkdocs.utils import get_relative_url
-from words import say
+
+from .lab_files import edit_markdown_cells, is_download_notebook, is_lab
+from .words import say
 
 ENV = "MLP_LANG"
-_saved: list = []  # the variable's value before each build that is under way (the Russian one runs inside the English one)
+_saved: dict = {}  # the variable's value before the build under way
 
 
 def building(config) -> str:
@@ -30,36 +31,40 @@ def building(config) -> str:
     return getattr(plugin, "current_language", None) or getattr(plugin, "default_language", None) or "en"
 
 
+def is_default(config) -> bool:
+    """Whether this build is the default language's: the outer build, inside which the others run."""
+    return building(config) == config.plugins["i18n"].default_language
+
+
 # What mkdocs-autorefs learnt of the pages' anchors in one edition's build; the next build (the
 # same plugin object) would otherwise find every API entry twice, at /reference/ and /ru/reference/.
 AUTOREFS_MAPS = ("_primary_url_map", "_secondary_url_map", "_title_map", "_breadcrumbs_map",
                  "_abs_url_map", "_url_to_page", "_backlinks")
 
 
-@event_priority(100)  # before every plugin's on_config
 def on_config(config):
-    _saved.append(os.environ.get(ENV))
+    _saved["value"] = os.environ.get(ENV)
     os.environ[ENV] = building(config)
     autorefs = config.plugins.get("autorefs")
     for name in AUTOREFS_MAPS:
         getattr(autorefs, name, {}).clear()
 
 
-def _restore() -> None:
-    if _saved:
-        previous = _saved.pop()
+def restore() -> None:
+    """``MLP_LANG`` as it was before the build (each edition's build ends before the next starts)."""
+    if "value" in _saved:
+        previous = _saved.pop("value")
         if previous is None:
             os.environ.pop(ENV, None)
         else:
             os.environ[ENV] = previous
 
 
-@event_priority(-200)  # after the i18n plugin's on_post_build, which builds the other editions
 def on_post_build(config):
-    if len(_saved) == 1:  # the outer (English) build: every edition is built, and its search index merged
-        split_search_index(Path(config.site_dir), [lang for lang in config.plugins["i18n"].build_languages
-                                                   if lang != config.plugins["i18n"].default_language])
-    _restore()
+    """An edition other than the default: its own search index and sitemap, taken out of the shared ones."""
+    if not is_default(config):
+        own_search_index(config)
+    restore()
 
 
 # --- one search index per edition -------------------------------------------------------------
@@ -71,18 +76,22 @@ def on_post_build(config):
 INDEX = Path("search") / "search_index.json"
 
 
-def split_search_index(site: Path, others: list[str]) -> None:
-    """Move each other edition's entries from the site's search index into ``<language>/search/``."""
+def own_search_index(config) -> None:
+    """Write this edition's search index into ``<language>/search/``, and keep its entries out of the
+    index the i18n plugin merges after the last edition (which then holds the default edition's only).
+
+    Runs after Material's search plugin wrote this edition's entries to ``search/`` (it is listed
+    before this plugin) and before the i18n plugin collects them (its on_post_build runs last)."""
+    site, language = Path(config.site_dir), building(config)
     index = json.loads((site / INDEX).read_text(encoding="utf-8"))
-    docs = index["docs"]
-    for language in others:
-        prefix = f"{language}/"
-        mine = [{**doc, "location": doc["location"][len(prefix):]} for doc in docs if doc["location"].startswith(prefix)]
-        (site / language / INDEX).parent.mkdir(parents=True, exist_ok=True)
-        (site / language / INDEX).write_text(json.dumps({**index, "docs": mine}, ensure_ascii=False), encoding="utf-8")
-        (site / language / "sitemap.xml").write_bytes((site / "sitemap.xml").read_bytes())  # see _HEAD_ALTERNATE
-    kept = [doc for doc in docs if not doc["location"].startswith(tuple(f"{lang}/" for lang in others))]
-    (site / INDEX).write_text(json.dumps({**index, "docs": kept}, ensure_ascii=False), encoding="utf-8")
+    prefix = f"{language}/"
+    mine = [{**doc, "location": doc["location"].removeprefix(prefix)} for doc in index["docs"]]
+    (site / language / INDEX).parent.mkdir(parents=True, exist_ok=True)
+    (site / language / INDEX).write_text(json.dumps({**index, "docs": mine}, ensure_ascii=False), encoding="utf-8")
+    (site / language / "sitemap.xml").write_bytes((site / "sitemap.xml").read_bytes())  # see _HEAD_ALTERNATE
+    for plugin in config.plugins.values():
+        if isinstance(plugin, SearchPlugin):  # "material/search", as the theme names it
+            plugin.search_index.entries.clear()
 
 
 _BASE = re.compile(r'(<script id="__config"[^>]*>\{[^<]*?"base": ")(?P<base>[^"]*)(")')
@@ -95,7 +104,6 @@ _BASE = re.compile(r'(<script id="__config"[^>]*>\{[^<]*?"base": ")(?P<base>[^"]
 _HEAD_ALTERNATE = re.compile(r'<link rel="alternate" href="[^"]*" hreflang="(?P<lang>[a-z]{2})">')
 
 
-@event_priority(-200)
 def on_post_page(output: str, page, config) -> str:
     i18n = config.plugins["i18n"]
 
@@ -127,50 +135,25 @@ def theirs_in_the_editions_words(html: str) -> str:
 
 
 def on_build_error(error):
-    _restore()
+    restore()
 
 
-# --- files the hooks generate -----------------------------------------------------------------
-# The i18n plugin sorts the files of docs/ into editions by their suffix, and fails on a file that
-# has no source file (mkdocs's File.generated: the API reference's pages, the execution report, the
-# notebooks, the KaTeX stylesheet). They are taken out of its way just before it runs and put back
-# just after, a page of the Russian build under /ru/ like the pages it sorted.
-_generated: list = []
-
-
-@event_priority(-90)  # after the hooks that generate files (0), before the i18n plugin (-100)
-def _set_aside(files, config):
-    _generated[:] = [file for file in files if file.abs_src_path is None and file.generated_by]
-    for file in _generated:
-        files.remove(file)
-    return files
-
-
-@event_priority(-110)  # after the i18n plugin and the hooks that must see its editions' files (-105)
-def _put_back(files, config):
-    for file in _generated:
-        files.append(file)
-    _notebooks_again(files, config)
-    return files
-
-
-@event_priority(-118)  # after hooks/verification.py (-115), which adds the execution report
-def _under_edition_folder(files, config):
+# --- files the i18n plugin has sorted into the edition -------------------------------------------
+def under_edition_folder(files, config) -> None:
+    """A page of a later edition that the i18n plugin did not put under ``/<language>/`` goes there too:
+    the generated pages (the API reference, the execution report), and a lab that has no twin (the
+    i18n plugin takes a .py file for an asset, which it would publish at the English page's address)."""
     language = building(config)
     if language != config.plugins["i18n"].default_language:
-        # The generated pages, and a lab that has no twin (the i18n plugin takes a .py file for an
-        # asset, which it would publish at the English page's address), go under /ru/ too.
         for file in files.documentation_pages():
             if not file.dest_uri.startswith(f"{language}/"):
                 url = file.url
                 file.dest_uri, file.url = f"{language}/{file.dest_uri}", f"{language}/{url}"
                 if hasattr(file, "abs_dest_path"):
                     file.abs_dest_path = os.path.normpath(os.path.join(config.site_dir, file.dest_uri))
-    return files
 
 
-
-def _notebooks_again(files, config) -> None:
+def notebooks_again(files, config) -> None:
     """Make the labs notebooks again, in both editions (mkdocs-static-i18n#198).
 
     mkdocs-jupyter wraps each lab's file in its ``NotebookFile`` (on_files, before the i18n
@@ -206,12 +189,11 @@ _NOTEBOOK_HEADING = re.compile(r'<h(?P<level>[1-6]) id="[^"]*">(?P<text>.*?)\s*\
                                r'<a class="anchor-link" href="#[^"]*">')
 
 
-@event_priority(-120)  # after the hooks that make the notebooks and fill in their values (-105)
-def _notebook_anchors(files, config):
+def notebook_anchors(files, config) -> None:
+    """The downloaded notebooks' headings without their ``{#anchor}`` (once their cells are filled in)."""
     for file in files:
         if is_download_notebook(file.src_uri):
             file.content_string = edit_markdown_cells(file.content_string, lambda text: _ANCHOR_TEXT.sub("", text))
-    return files
 
 
 def on_page_content(html: str, page, config, files) -> str:
@@ -230,6 +212,3 @@ def _toc_anchors(items) -> None:
         if explicit:
             item.title, item.id = _ANCHOR_TEXT.sub("", item.title), explicit["id"]
         _toc_anchors(item.children)
-
-
-on_files = CombinedEvent(_set_aside, _put_back, _under_edition_folder, _notebook_anchors)

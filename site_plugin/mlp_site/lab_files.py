@@ -1,8 +1,7 @@
-"""The lab notebooks, as the hooks see them: which files they are, and editing their Markdown cells.
+"""The lab notebooks, as the plugin's steps see them: which files they are, and editing their Markdown cells.
 
-Not a hook itself: the hooks import it (MkDocs puts a hook's folder on ``sys.path`` while
-it loads the hook). Labs are jupytext files ``labs/<name>.py``; hooks/notebook_downloads.py
-makes each one's download, ``labs/<name>.ipynb``, which later hooks edit.
+Not a step itself: the steps import it. Labs are jupytext files ``labs/<name>.py``; notebook_downloads.py
+makes each one's download, ``labs/<name>.ipynb``, which later steps edit.
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ def is_lab(src_uri: str, suffix: str = ".py") -> bool:
 
 def is_download_notebook(src_uri: str) -> bool:
     """Whether ``src_uri`` is a notebook the build makes for readers: a lab's, or a lesson's
-    (hooks/lesson_notebooks.py), whose Markdown cells later hooks edit."""
+    (lesson_notebooks.py), whose Markdown cells later steps edit."""
     return src_uri.endswith(".ipynb") and src_uri.startswith((LAB_DIR, "lessons/"))
 
 

@@ -2,7 +2,7 @@
 
 For each lesson with runnable blocks, the build makes ``lessons/<name>.ipynb`` from the page's
 Markdown source and links it below the page's title. Its code cells are the page's runnable
-``python`` blocks, in order, snippets expanded (hooks/page_code.py); a continued block's cell
+``python`` blocks, in order, snippets expanded (page_code.py); a continued block's cell
 follows the cell of the block it continues, so running the cells in order gives each block the
 state the page's tests give it. The notebook holds no outputs: run it, and each cell prints what
 the page shows (tests/test_lesson_notebooks.py checks that, in a reader's fresh environment).
@@ -13,12 +13,12 @@ their code cells folded too), ``\\(...\\)`` and ``\\[...\\]`` become
 ``$...$`` and ``$$...$$``, links to other pages become links to them on the site, and each table
 or figure made at build time becomes a link to the page. A block that needs a module the
 reader's environment does not install (PyTorch) stays as text, with a note. Computed values
-(``{@ ... @}``) and the "Before you start" box are filled in by hooks/prose_notebooks.py and
-hooks/reader_downloads.py, listed after this hook.
+(``{@ ... @}``) and the "Before you start" box are filled in by prose_notebooks.py and
+reader_downloads.py, which run after this step (plugin.py).
 
 A Russian page (``lessons/<name>.ru.md``, built at ``ru/lessons/<name>/``) gets its notebook
 beside it, ``ru/lessons/<name>.ru.ipynb``: its prose is the page's, and what the build adds to it
-(the first cell, the notes, the download link) is said in Russian (hooks/words.py).
+(the first cell, the notes, the download link) is said in Russian (words.py).
 """
 
 from __future__ import annotations
@@ -31,9 +31,9 @@ from pathlib import Path, PurePosixPath
 
 import nbformat
 from mkdocs.structure.files import File, Files
-from mkdocs.plugins import event_priority
-from page_code import page_blocks, parse_fences, segments
-from words import edition_folder, say
+
+from .page_code import page_blocks, parse_fences, segments
+from .words import edition_folder, say
 
 LESSONS = "lessons/"
 CONTAINER = re.compile(r'^(?P<indent>\s*)(?:\?\?\?\+?|!!!|===)\s*(?P<kind>[\w-]*)\s*(?:"(?P<title>[^"]*)")?\s*$')
@@ -266,7 +266,6 @@ def _has_blocks(file: File) -> bool:
         page_blocks(Path(file.abs_src_path).read_text(encoding="utf-8"), file.src_uri))
 
 
-@event_priority(-105)  # after the i18n plugin kept the edition's pages (hooks/edition.py)
 def on_files(files: Files, config) -> Files:
     for file in [f for f in files.documentation_pages() if _has_blocks(f)]:
         links = Links(file.src_uri, files, config.site_url or "http://127.0.0.1:8000/")

@@ -1,15 +1,15 @@
 """Lab pages: a downloadable notebook, and the weight of nbconvert's styles moved out.
 
-Labs are written as jupytext percent-format ``.py`` files under ``docs/labs/``; this hook
+Labs are written as jupytext percent-format ``.py`` files under ``docs/labs/``; this step
 converts each one to ``labs/<name>.ipynb`` (without outputs: the reader runs it) and puts
 a download link at the top of the lab's page, in the page's language. A Russian lab
 (``labs/<name>.ru.py``, built at ``ru/labs/<name>/``) gets its notebook beside it:
 ``ru/labs/<name>.ru.ipynb``.
 
 mkdocs-jupyter inlines about 590 KB of Jupyter CSS into every lab page, nearly all of it
-for parts of JupyterLab that a page never shows. The hook moves each inline style sheet
+for parts of JupyterLab that a page never shows. The step moves each inline style sheet
 into a file, keeps only the rules that can match an element of the lab pages
-(hooks/unused_css.py), and names the file by its content's hash, so a reader downloads it
+(unused_css.py), and names the file by its content's hash, so a reader downloads it
 once and caches it. The pruned sheet is kept in ``.cache/jupyter-css/`` under a key of the
 full sheet, the classes of the lab pages and the pruning code: pruning takes seconds, and
 ``make serve`` rebuilds every page on each edit.
@@ -22,17 +22,16 @@ import re
 from pathlib import Path, PurePosixPath
 
 import jupytext
-from lab_files import is_lab
 from mkdocs.structure.files import File, Files
-from mkdocs.plugins import event_priority
-from unused_css import classes_in, prune
-from words import edition_folder, say
 
-ROOT = Path(__file__).resolve().parent.parent
+from .lab_files import is_lab
+from .unused_css import classes_in, prune
+from .words import edition_folder, say
+
+ROOT = Path(__file__).resolve().parents[2]
 PRUNED_CACHE = ROOT / ".cache" / "jupyter-css"
 
 
-@event_priority(-105)  # after the i18n plugin kept the edition's pages (hooks/edition.py)
 def on_files(files: Files, config) -> Files:
     for file in list(files):
         if is_lab(file.src_uri):
@@ -70,6 +69,12 @@ _style_sheets: dict[str, str] = {}  # name by the full sheet's hash -> the full 
 _classes: set[str] = set()  # every class on an element of a lab page
 _cache_used: set[Path] = set()  # the cache entries this build used: the ones kept after it
 _pruned: dict[str, tuple[str, str]] = {}  # name by the full sheet's hash -> (name by its own hash, pruned sheet)
+
+
+def forget() -> None:
+    """Start a site's build: the sheets and classes of the editions built before it (make serve) are gone."""
+    _style_sheets.clear()
+    _classes.clear()
 
 
 def _sheet_name(css: str) -> str:

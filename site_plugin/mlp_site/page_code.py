@@ -1,14 +1,14 @@
 """A page's runnable code, as the build and the tests see it: each block's code, the output it shows, its chain.
 
-Not a hook itself: hooks/verification.py (which runs the blocks when the site is built, the one
-run of them), hooks/reader_blocks.py (the blocks' labels), hooks/lesson_notebooks.py (a lesson's
+Not a step itself: verification.py (which runs the blocks when the site is built, the one
+run of them), reader_blocks.py (the blocks' labels), lesson_notebooks.py (a lesson's
 notebook), the tests and the maintainer's tools (tests/pagekit.py, tests/update_outputs.py,
 tests/page_outputs.py) import it. :func:`parse_fences` is the only fence parser, so they all
 number and chain the blocks alike.
 
 A block marked ``<!--pytest-codeblocks:cont-->`` continues the runnable block before it, so a
 page's blocks fall into *segments*: runs of blocks each continuing the one before. Running a
-segment's blocks in order in one namespace (hooks/block_runner.py) gives every block the state
+segment's blocks in order in one namespace (block_runner.py) gives every block the state
 the blocks it continues leave.
 """
 
@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SNIPPETS = ROOT / "snippets"
 SNIPPET_LINE = re.compile(r"^(?P<indent>\s*)-+8<-+\s+\"(?P<name>[^\"]+)\"\s*$")
 IMPORTORSKIP = re.compile(r"importorskip\((?P<module>.+)\)")

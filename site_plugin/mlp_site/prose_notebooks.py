@@ -1,10 +1,10 @@
 """Lab notebooks say computed values in their Markdown cells, as the lessons do: ``{@ lab_b.seeds @}``.
 
 mkdocs-macros-plugin renders the lessons' Markdown, but a lab page is rendered by
-mkdocs-jupyter from the notebook itself, past the plugin. This hook evaluates the same
+mkdocs-jupyter from the notebook itself, past the plugin. This step evaluates the same
 expressions with the plugin's own template environment and values (``prose/values.py``):
-in the lab pages' HTML and in the downloaded notebooks (made by hooks/notebook_downloads.py,
-listed before this hook), so that a reader's notebook says "three seeds", not a template.
+in the lab pages' HTML and in the downloaded notebooks (made by notebook_downloads.py,
+which runs before this step), so that a reader's notebook says "three seeds", not a template.
 An expression that does not evaluate, or one left over, fails the build.
 """
 
@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import re
 
-from lab_files import edit_markdown_cells, is_download_notebook, is_lab
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import Files
-from mkdocs.plugins import event_priority
+
+from .lab_files import edit_markdown_cells, is_download_notebook, is_lab
 
 EXPRESSION = re.compile(r"\{@(?![%#])(?P<expr>.*?)@\}", re.DOTALL)
 _state: dict = {}
@@ -40,13 +40,12 @@ def _render(text: str, where: str) -> str:
 
 def on_config(config):
     if "macros" not in config.plugins:
-        raise PluginError("hooks/prose_notebooks.py needs the macros plugin (mkdocs-macros-plugin) in mkdocs.yml")
+        raise PluginError("prose_notebooks.py needs the macros plugin (mkdocs-macros-plugin) in mkdocs.yml")
     _state["plugin"] = config.plugins["macros"]
     _state["values"] = {}  # expression -> its text in this build (the values are fixed for a build)
     return config
 
 
-@event_priority(-105)  # after the i18n plugin kept the edition's pages (hooks/edition.py)
 def on_files(files: Files, config) -> Files:
     for file in files:
         if is_download_notebook(file.src_uri):  # the labs' and the lessons' notebooks

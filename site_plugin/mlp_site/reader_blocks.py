@@ -3,7 +3,7 @@
 Pages mark their code with pytest-codeblocks' HTML comments, which a reader never sees:
 ``<!--pytest-codeblocks:cont-->`` before a block that needs the state of the block before
 it, ``<!--pytest-codeblocks:expected-output-->`` before the block that shows what the code
-prints. This hook, working on the Markdown of each page before it is rendered (the files
+prints. This step, working on the Markdown of each page before it is rendered (the files
 on disk, which the tests read, are never changed):
 
 * gives every runnable ``python`` block an anchor, ``#block-N`` (N counts the page's
@@ -15,10 +15,10 @@ on disk, which the tests read, are never changed):
   gives it the classes ``mlp-output`` (styled in ``stylesheets/extra.css``) and
   ``no-copy`` (Material adds no copy button inside an element with that class).
 
-The labels are said in the language of the edition being built (hooks/words.py): "Вывод",
+The labels are said in the language of the edition being built (words.py): "Вывод",
 «Продолжение блока выше» on a Russian page.
 
-The fences and blocks are hooks/page_code.py's, which the build runs: the labels chain the blocks
+The fences and blocks are page_code.py's, which the build runs: the labels chain the blocks
 as the runs do.
 """
 
@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import re
 
-from page_code import Block, Fence, page_blocks, parse_fences
-from words import say
+from .page_code import Block, Fence, page_blocks, parse_fences
+from .words import say
 
 OUTPUT_CLASSES = ".no-copy .mlp-output"
 

@@ -11,10 +11,10 @@ Every build makes, from this checkout:
 
 It fills each ``<!-- before-you-start: KIND -->`` marker (``home``, ``lab``, ``exercise``) with
 a "Before you start" box that gives that install line, the Python the pins need and, on a
-lab, how long running every cell took (timed by hooks/render_cache.py). It also tells the notebooks
+lab, how long running every cell took (timed by render_cache.py). It also tells the notebooks
 executed during the build that the site is being built (``MLP_SITE_BUILD=1``), so the
 checks that guard the labs' sentences fail the build there and only warn in a reader's run.
-A box says its words in the language of the edition being built (hooks/words.py); the downloads
+A box says its words in the language of the edition being built (words.py); the downloads
 are the same files for both editions. A link to an exercise's file (starter, tests,
 solution) gets ``download``, so the browser saves it as the box says instead of showing it.
 """
@@ -35,17 +35,17 @@ from importlib import metadata
 from pathlib import Path, PurePosixPath
 
 import markdown as markdown_lib
-from lab_files import edit_markdown_cells, is_download_notebook, is_lab
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
-from mkdocs.plugins import event_priority
 from packaging.markers import Marker, default_environment
 from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
-from words import say
 
-ROOT = Path(__file__).resolve().parent.parent
+from .lab_files import edit_markdown_cells, is_download_notebook, is_lab
+from .words import say
+
+ROOT = Path(__file__).resolve().parents[2]
 DOWNLOADS = "downloads"
 READER_REQUIREMENTS = "requirements-reader.txt"
 WHEELS = ROOT / ".cache" / "wheels"
@@ -457,11 +457,10 @@ def _notebook_box(source: str) -> str:
     return MARKER.sub(lambda m: _indent(blockquote(box_lines(m["kind"], _state["downloads"])), m["indent"]), source)
 
 
-@event_priority(-105)  # after the i18n plugin kept the edition's pages (hooks/edition.py)
 def on_files(files: Files, config) -> Files:
     downloads: ReaderDownloads = _state["downloads"]
     for file in files:
-        # The notebooks made by hooks/notebook_downloads.py and hooks/lesson_notebooks.py (listed before this hook).
+        # The notebooks made by notebook_downloads.py and lesson_notebooks.py (which run before this step: plugin.py).
         if is_download_notebook(file.src_uri):
             file.content_string = edit_markdown_cells(file.content_string, _notebook_box)
     files.append(File.generated(config, f"{DOWNLOADS}/{downloads.wheel.name}", content=downloads.wheel_bytes))
@@ -493,10 +492,10 @@ def download_exercise_links(html: str) -> str:
 def on_page_content(html: str, page, config, files) -> str:
     if not is_lab(page.file.src_uri):
         return download_exercise_links(html)
-    # Timed by hooks/render_cache.py: the run that executed the notebook (perhaps an earlier build's).
+    # Timed by render_cache.py: the run that executed the notebook (perhaps an earlier build's).
     seconds = getattr(page, "render_seconds", None)
     if seconds is None:
-        raise PluginError(f"{page.file.src_uri}: no render_seconds; hooks/render_cache.py must be in mkdocs.yml")
+        raise PluginError(f"{page.file.src_uri}: no render_seconds; render_cache.py must be in mkdocs.yml")
     notebook = "../" + PurePosixPath(page.file.src_uri).with_suffix(".ipynb").name
 
     def box(match: re.Match) -> str:

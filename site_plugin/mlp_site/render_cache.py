@@ -3,14 +3,14 @@
 Rendering a page runs code: a lesson's markdown-exec blocks make its tables, traces and
 figures with ``mlp_ref``; a lab is a notebook executed by mkdocs-jupyter. Most edits change
 none of that code's inputs — a sentence of one lesson leaves every other page as it was — so
-this hook wraps each page's render (after the plugins replaced it: hooks run last) and keys
+this step wraps each page's render (once the plugins have put in their own: see plugin.py) and keys
 the result on:
 
-- the page's text at render time (a lesson's Markdown after the macros and hooks that run
+- the page's text at render time (a lesson's Markdown after the macros and the steps that run
   before the render; a lab's notebook source);
 - every file of the code a render may run: of ``mlp_ref``, the modules the page's code
   imports, followed through their own imports (:func:`imported`: an edit of Lab B's code
-  leaves the lessons and Lab A alone), and all of ``prose``, ``snippets``, ``hooks`` and the
+  leaves the lessons and Lab A alone), and all of ``prose``, ``snippets``, ``site_plugin`` and the
   exercises (:data:`CODE`), ``requirements.txt`` and ``mkdocs.yml``; the Python
   version, the environment variables a cell reads (:data:`ENVIRONMENT`), and the render's
   settings (the site's list of pages; mkdocs-jupyter's options for a lab). The site's address
@@ -47,16 +47,17 @@ import threading
 import time
 from pathlib import Path
 
-from lab_files import is_lab
 from mkdocs.structure.toc import get_toc
 
-ROOT = Path(__file__).resolve().parent.parent
+from .lab_files import is_lab
+
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 CACHE = ROOT / ".cache" / "pages"
 SWITCH = "MLP_CACHE"
 # Folders of code that a page's render may run; every file in them is part of every key, but
 # for the modules of mlp_ref, of which a key holds only those the page imports (see imported).
-CODE = ("mlp_ref", "prose", "snippets", "hooks", "docs/exercises")
+CODE = ("mlp_ref", "prose", "snippets", "site_plugin", "docs/exercises")
 FILES = ("requirements.txt", "mkdocs.yml")
 PACKAGE = "mlp_ref"
 # Environment variables that a cell reads or that change what it prints.
@@ -264,6 +265,11 @@ def on_serve(server, config, builder):
     return server
 
 
+def forget() -> None:
+    """Start a site's build: the module files found for an earlier one (make serve) may have changed."""
+    _module_files.cache_clear()
+
+
 def on_pre_build(config):
     """Forget this checkout's modules, so that a rebuild in ``mkdocs serve`` runs today's code."""
     for name in [n for n in sys.modules if n.split(".")[0] in OWN_PACKAGES]:
@@ -286,7 +292,7 @@ class _Warnings(logging.Handler):
 
 def on_pre_page(page, config, files):
     """Wrap the page's render: from the cache when its key matches, else rendered and stored."""
-    if page.file.generated_by is not None:  # the API reference's pages: hooks/api_reference.py caches them
+    if page.file.generated_by is not None:  # the API reference's pages: api_reference.py caches them
         return page
     render = page.render  # MkDocs's, or mkdocs-jupyter's for a lab
     prefix = page.file.src_uri.replace("/", "_")
@@ -300,7 +306,7 @@ def on_pre_page(page, config, files):
                 stored["page"]["content"] = stored["page"]["content"].replace(SITE, config.site_url or "")
                 _restore(page, stored["page"], files)
                 page.render_seconds = stored["seconds"]  # how long the render that made it took
-                page.rendered_at = stored["ran_at"]  # when (hooks/verification.py says it)
+                page.rendered_at = stored["ran_at"]  # when (verification.py says it)
                 return
         _reads.append(set())
         warned = _Warnings()
@@ -323,5 +329,7 @@ def on_pre_page(page, config, files):
                                          "reads": {name: file_digest(ROOT / name) for name in sorted(reads)}}),
                              encoding="utf-8")
 
+    # No MkDocs event can stand in for a page's render (every build renders every page: mkdocs/mkdocs#2384),
+    # so the page's render method is wrapped, as mkdocs-jupyter's on_pre_page replaces it for a lab.
     page.render = cached_render
     return page

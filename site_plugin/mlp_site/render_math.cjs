@@ -1,4 +1,4 @@
-// Renders TeX to HTML with KaTeX, for hooks/build_math.py: a page's math in one call.
+// Renders TeX to HTML with KaTeX, for build_math.py: a page's math in one call.
 //
 // stdin:  JSON [[tex, display], ...]
 // stdout: JSON {"results": [{"html": ...} or {"error": ...}, ...]}, in the order of stdin.

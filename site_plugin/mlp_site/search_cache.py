@@ -4,12 +4,12 @@ Material's search plugin cuts every page's HTML into sections with Python's ``ht
 every build, live-preview rebuilds included. For this site that is the largest fixed cost of a
 rebuild (seconds: KaTeX's markup is most of a page's tags), and after an edit of one sentence
 every other page gives the same entries again. A page's entries are a function of its HTML, its
-URL, title, table of contents and metadata, and of the plugin's settings and version; this hook
+URL, title, table of contents and metadata, and of the plugin's settings and version; this step
 wraps the plugin's indexing of one page, stores the entries it appended under a digest of all
 of those (``.cache/search/``, one file per page), and reuses them when the digest matches.
 
 The site's address (different for each test run's server) is kept out of the digest and the
-stored entries with a placeholder, as hooks/render_cache.py does. ``MLP_CACHE=0`` turns it off.
+stored entries with a placeholder, as render_cache.py does. ``MLP_CACHE=0`` turns it off.
 """
 
 from __future__ import annotations
@@ -20,9 +20,10 @@ from importlib import metadata
 from pathlib import Path
 
 from material.plugins.search.plugin import SearchPlugin
-from render_cache import SITE, enabled
 
-ROOT = Path(__file__).resolve().parent.parent
+from .render_cache import SITE, enabled
+
+ROOT = Path(__file__).resolve().parents[2]
 CACHE = ROOT / ".cache" / "search"
 SITE_IN_JSON = json.dumps(SITE)[1:-1]  # the placeholder as it stands inside a stored JSON string
 
@@ -72,4 +73,5 @@ def on_pre_build(config):
     for plugin in config.plugins.values():
         if isinstance(plugin, SearchPlugin) and plugin.config.enabled:
             index = plugin.search_index
+            # Material's search plugin has no setting for a cache of its entries: its index's method is wrapped.
             index.add_entry_from_context = cached_indexing(index, dict(plugin.config), config.site_url or "")

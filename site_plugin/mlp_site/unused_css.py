@@ -1,6 +1,6 @@
 """A style sheet without the rules that no element of the given pages can match.
 
-Not a hook itself: hooks/notebook_downloads.py uses it on the Jupyter CSS that nbconvert
+Not a step itself: notebook_downloads.py uses it on the Jupyter CSS that nbconvert
 puts into the lab pages (about 575 KB, for JupyterLab's whole interface). A selector is
 kept when every class it requires (outside ``:not(...)``) occurs on some element of the pages; a rule is kept when one
 of its selectors is. Selectors without a class (``pre``, ``:root`` with its variables,

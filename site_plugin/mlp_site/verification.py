@@ -3,7 +3,7 @@
 What this build checks, and so what the line may say:
 
 - **Code blocks.** This build is the one executor of the pages' ``python`` blocks. Every runnable
-  block runs, in a process of its own started when the build starts (hooks/block_runner.py; it
+  block runs, in a process of its own started when the build starts (block_runner.py; it
   runs beside the pages' rendering), and its printed output is compared with the output the page
   shows, exactly. A Russian twin's code is the English page's (tests/test_editions.py), so the
   Russian edition's build reuses the English edition's run of the same code (:data:`_runs`) and
@@ -17,10 +17,10 @@ What this build checks, and so what the line may say:
   fails the build); the line counts them and the tables and figures in the page.
 - **Labs.** The notebook's code cells ran without an error (mkdocs-jupyter, errors not allowed)
   and its claims held (mlp_ref.course.claims fails the build).
-- **When.** hooks/render_cache.py reuses a page's render, and this hook a page's block results
+- **When.** render_cache.py reuses a page's render, and this step a page's block results
   (in ``.cache/blocks/``), from an earlier build when nothing they depend on has changed (the
   render cache's key, of the blocks' code rather than the whole page: the code, the mlp_ref
-  modules it imports, snippets, hooks, pins, Python, ...). The line says when each run was, the
+  modules it imports, snippets, the plugin, pins, Python, ...). The line says when each run was, the
   same words whether this build ran it or reused it: a page whose runs are reused is then
   byte for byte the page the build that ran them made (tests/axe_audit.py keeps its
   accessibility audit under a key of the page's HTML, so a changing line would audit every
@@ -52,16 +52,16 @@ from importlib import metadata
 from pathlib import Path
 
 import markdown as markdown_lib
-from lab_files import is_lab
-from mkdocs.plugins import event_priority
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.utils import get_relative_url
-from page_code import page_blocks, parse_fences, segments
-from render_cache import ENVIRONMENT, cache_key, enabled, now_utc
-from words import language, ru_plural, say
 
-ROOT = Path(__file__).resolve().parent.parent
+from .lab_files import is_lab
+from .page_code import page_blocks, parse_fences, segments
+from .render_cache import ENVIRONMENT, cache_key, enabled, now_utc
+from .words import language, ru_plural, say
+
+ROOT = Path(__file__).resolve().parents[2]
 RUNNER = Path(__file__).resolve().parent / "block_runner.py"
 RUNNER_DROPS = ("MLP_SITE_BUILD", "MLP_LANG")  # the blocks run as a reader's code: no build marker, English
 # Every block's result, both editions, at the root of the site (tests/page_blocks.py reads it).
@@ -76,7 +76,7 @@ FACTS_CLASS = "{: .mlp-build-facts }"
 LAB_CODE_CELL = re.compile(r"^# %%(?! \[markdown\])", re.MULTILINE)
 TABLE = re.compile(r"<table\b")
 FIGURE = re.compile(r'<figure class="mlp-figure"|<img\b[^>]*\bsrc="data:image/')
-log = logging.getLogger(f"mkdocs.hooks.{__name__}")
+log = logging.getLogger(f"mkdocs.plugins.{__name__}")
 
 
 @dataclass
@@ -96,7 +96,7 @@ class PageRecord:
     generators: int = 0  # markdown-exec blocks (lessons) or code cells (labs)
     tables: int = 0
     figures: int = 0
-    render_seconds: float = 0.0  # the render that made the page (hooks/render_cache.py)
+    render_seconds: float = 0.0  # the render that made the page (render_cache.py)
     rendered_at: str = ""  # when the render ran: in this build, or the earlier one this build reused
     lab: bool = False
     runs: list[dict] = field(default_factory=list)  # one entry of _execution.json per block (check_blocks)
@@ -135,7 +135,7 @@ def build_facts() -> dict[str, str]:
 # ---------------------------------------------------------------------------------------
 
 class BlockRun:
-    """hooks/block_runner.py running every page's blocks in a process of its own."""
+    """block_runner.py running every page's blocks in a process of its own."""
 
     def __init__(self, pages: dict[str, list[list]]):
         self.pages = pages  # src_uri -> segments of page_code.Block
@@ -158,7 +158,7 @@ class BlockRun:
             return {}
         _, stderr = self.process.communicate(timeout=1800)
         if self.process.returncode != 0:
-            raise PluginError(f"hooks/block_runner.py failed (exit {self.process.returncode}):\n{stderr[-5000:]}")
+            raise PluginError(f"block_runner.py failed (exit {self.process.returncode}):\n{stderr[-5000:]}")
         results = iter(json.loads((self.folder / "out.json").read_text(encoding="utf-8")))
         return {src: [pair for segment in groups for pair in zip(segment, next(results))]
                 for src, groups in self.pages.items()}
@@ -392,7 +392,7 @@ def report_markdown(records: list[PageRecord], facts: dict[str, str], base: str,
 
 _state: dict = {}
 # The block results of the build under way, by key (blocks_key), with where they came from: the English
-# edition's build fills it, and the Russian edition's build, which runs inside it (hooks/edition.py),
+# edition's build fills it, and the Russian edition's build, which runs inside it (edition.py),
 # takes its twins' results from it.
 _runs: dict[str, tuple[dict, str]] = {}
 _record: dict[str, list[dict]] = {}  # both editions' entries of _execution.json, by page
@@ -427,7 +427,7 @@ def write_record(site: Path, records: list[PageRecord]) -> None:
 
 
 def on_config(config):
-    if language() == "en":  # hooks/edition.py set it: the outer build, whose runs the Russian build reuses
+    if language() == "en":  # edition.py set it: the outer build, whose runs the Russian build reuses
         _runs.clear()
         _record.clear()
     _state.clear()
@@ -436,7 +436,6 @@ def on_config(config):
     return config
 
 
-@event_priority(-115)  # after the i18n plugin kept the edition's files and the labs are notebooks again (hooks/edition.py)
 def on_files(files: Files, config) -> Files:
     pages: dict[str, list[list]] = {}  # the pages whose blocks this build runs
     records: dict[str, PageRecord] = {}
@@ -477,7 +476,7 @@ def on_page_content(html_text: str, page, config, files) -> str:
         record.title, record.url = page.title, page.url
         record.tables = len(TABLE.findall(html_text))
         record.figures = len(FIGURE.findall(html_text))
-        # hooks/render_cache.py: None for a render of this build, which it stores with now_utc() as it ends
+        # render_cache.py: None for a render of this build, which it stores with now_utc() as it ends
         record.render_seconds, record.rendered_at = page.render_seconds, page.rendered_at or now_utc()
     return html_text
 

@@ -1,15 +1,15 @@
-"""What the hooks write for a reader, in the language of the edition being built.
+"""What the plugin writes for a reader, in the language of the edition being built.
 
-Not a hook itself: the hooks import it, as they import ``lab_files``. A label the build adds to a
+Not a step itself: the steps import it, as they import ``lab_files``. A label the build adds to a
 page ("Output", "Continues the block above"), a box ("Before you start"), a link ("Download this
 lesson as a Jupyter notebook"), a screen reader's name of a box ("Equation 2") and the prose the
 build adds to a downloaded notebook are said through :func:`say`, both languages side by side, as
-the pages' generators say theirs (``mlp_ref.course.i18n``). hooks/edition.py sets ``MLP_LANG`` to
+the pages' generators say theirs (``mlp_ref.course.i18n``). edition.py sets ``MLP_LANG`` to
 the edition being built; outside a build it is English.
 
-``mlp_ref`` is imported when a text is said, not when the hook is loaded: MkDocs loads the hooks
+``mlp_ref`` is imported when a text is said, not when the plugin is loaded: MkDocs loads the plugins
 before the macros plugin puts this checkout first on ``sys.path`` (a bare ``mkdocs`` command would
-otherwise import the installed package), and hooks/render_cache.py drops ``mlp_ref``'s modules
+otherwise import the installed package), and render_cache.py drops ``mlp_ref``'s modules
 before each build so that the checkout's own code is the one that runs.
 """
 
@@ -41,8 +41,8 @@ def edition_folder(config) -> str:
     """The folder of the edition being built under the site's root: ``""`` for the default
     language's, ``"ru/"`` for the Russian one's (where the i18n plugin puts its pages).
 
-    A file a hook generates after the i18n plugin sorted the files (a page's notebook) is not
-    moved there by it: the hook that makes the file puts it beside its page.
+    A file a step generates after the i18n plugin sorted the files (a page's notebook) is not
+    moved there by it: the step that makes the file puts it beside its page.
     """
     plugin = config.plugins.get("i18n")
     if plugin is None:  # a site without editions

@@ -32,7 +32,7 @@ def test_layer_table_markdown_has_a_total_row():
 
 def test_a_russian_page_says_the_tables_words_in_russian_and_a_readers_run_stays_english(monkeypatch):
     """The tables are a page's generated tables (their words in the page's language, as
-    hooks/edition.py sets MLP_LANG); outside a build, as in a reader's run, they are English."""
+    mlp_site.edition sets MLP_LANG); outside a build, as in a reader's run, they are English."""
     estimate = memory_estimate([2, 3, 1], batch=5, optimizer="adam")
     english = (layer_table_markdown([784, 128, 10]), memory_rows(estimate))
     assert english[1] == estimate.rows()
