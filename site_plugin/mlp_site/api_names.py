@@ -30,7 +30,7 @@ from pathlib import Path
 
 import griffe
 
-from .page_code import page_blocks, parse_fences
+from .page_code import blocks_of, parse_fences
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = "mlp_ref"
@@ -286,8 +286,8 @@ def page_codes(src_uri: str, text: str, *, build_time: bool = True) -> list[str]
     if src_uri.endswith(".py"):
         cells = text.split(f"\n{LAB_CELL}")
         return [cell.split("\n", 1)[-1] for cell in cells[1:] if not cell.startswith(" [markdown]")]
-    codes = [block.code for block in page_blocks(text, src_uri)]
+    fences = parse_fences(text.split("\n"), src_uri)
+    codes = [block.code for block in blocks_of(fences)]
     if build_time:
-        lines = text.split("\n")
-        codes += [fence.code for fence in parse_fences(lines, src_uri) if fence.runs_at_build]
+        codes += [fence.code for fence in fences if fence.runs_at_build]
     return codes

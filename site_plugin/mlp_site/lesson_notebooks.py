@@ -32,7 +32,7 @@ from pathlib import Path, PurePosixPath
 import nbformat
 from mkdocs.structure.files import File, Files
 
-from .page_code import page_blocks, parse_fences, segments
+from .page_code import blocks_of, page_blocks, parse_fences, segments
 from .words import edition_folder, say
 
 LESSONS = "lessons/"
@@ -188,7 +188,8 @@ def lesson_cells(source: str, where: str, links: Links) -> list[nbformat.Noteboo
     lines = source.split("\n")
     flat, folds = _flatten_containers(lines)
     folded = Folds(folds)
-    blocks = {block.lineno: block for block in page_blocks(source, where)}
+    fences = parse_fences(lines, where)
+    blocks = {block.lineno: block for block in blocks_of(fences)}
     # A block that needs an optional module, and every block continuing it, stays as text.
     as_text = {block.lineno for segment in segments(list(blocks.values()))
                for index, block in enumerate(segment) if any(b.needs for b in segment[:index + 1])}
@@ -210,7 +211,7 @@ def lesson_cells(source: str, where: str, links: Links) -> list[nbformat.Noteboo
             cells.append(nbformat.v4.new_markdown_cell(text))
         prose.clear()
 
-    for fence in parse_fences(lines, where):
+    for fence in fences:
         extend(fence.start)
         cursor = fence.end + 1
         indent = fence.indent[:len(fence.indent) - (len(lines[fence.start]) - len(flat[fence.start]))]

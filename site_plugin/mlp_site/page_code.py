@@ -156,8 +156,13 @@ def expand_snippets(code: str, where: str) -> tuple[str, list[str]]:
 
 def page_blocks(markdown: str, where: str) -> list[Block]:
     """The runnable blocks of a page's Markdown source, each with the output shown after it."""
+    return blocks_of(parse_fences(markdown.split("\n"), where))
+
+
+def blocks_of(fences: list[Fence]) -> list[Block]:
+    """The runnable blocks among a page's ``fences`` (:func:`parse_fences`), each with the output shown after it."""
     blocks: list[Block] = []
-    for fence in parse_fences(markdown.split("\n"), where):
+    for fence in fences:
         if fence.is_output:
             if not blocks or blocks[-1].output_fence is not None:
                 raise ValueError(f"{fence.where}: an expected-output block with no python block before it")

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from .page_code import Block, Fence, page_blocks, parse_fences
+from .page_code import Block, Fence, blocks_of, parse_fences
 from .words import say
 
 OUTPUT_CLASSES = ".no-copy .mlp-output"
@@ -71,11 +71,12 @@ def _label(indent: str, text: str, css_class: str) -> list[str]:
 def decorate(markdown: str, where: str = "page") -> str:
     """The page's Markdown with anchors, continuation labels and output labels added."""
     lines = markdown.split("\n")
-    blocks = {block.fence.start: block for block in page_blocks(markdown, where)}
+    fences = parse_fences(lines, where)
+    blocks = {block.fence.start: block for block in blocks_of(fences)}
     out: list[str] = []
     cursor = 0
     since_last: list[Fence] = []  # code shown on the page since the last runnable block
-    for fence in parse_fences(lines, where):
+    for fence in fences:
         before: list[str] = []
         if fence.is_output:
             before = _label(fence.indent, output_label(), "mlp-output-label")

@@ -57,7 +57,7 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.utils import get_relative_url
 
 from .lab_files import is_lab
-from .page_code import page_blocks, parse_fences, segments
+from .page_code import blocks_of, parse_fences, segments
 from .render_cache import ENVIRONMENT, cache_key, enabled, now_utc
 from .words import language, ru_plural, say
 
@@ -449,9 +449,9 @@ def on_files(files: Files, config) -> Files:
         if record.lab:
             record.generators = len(LAB_CODE_CELL.findall(source))
             continue
-        record.generators = sum(1 for fence in parse_fences(source.split("\n"), file.src_uri)
-                                if fence.runs_at_build)
-        blocks = page_blocks(source, file.src_uri)
+        fences = parse_fences(source.split("\n"), file.src_uri)
+        record.generators = sum(1 for fence in fences if fence.runs_at_build)
+        blocks = blocks_of(fences)
         if not blocks:
             continue
         key = blocks_key(blocks)
