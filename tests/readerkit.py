@@ -58,7 +58,7 @@ def requirement_problems(text: str, *, direct_url_ok: frozenset[str] = frozenset
         if line.startswith("-"):
             problems.append(f"{where}: a pip option; the reader's pip must use its defaults")
             continue
-        requirement_text, *options = re.split(r"\s+(?=--)", line)
+        requirement_text, options = reader_downloads.requirement_and_options(line)
         hashes = [option for option in options if re.fullmatch(r"--hash=sha256:[0-9a-f]{64}", option)]
         if len(hashes) != len(options):
             problems.append(f"{where}: an option other than --hash=sha256:<64 hex digits>")

@@ -166,6 +166,12 @@ def logical_lines(text: str) -> list[tuple[int, str]]:
     return out
 
 
+def requirement_and_options(line: str) -> tuple[str, list[str]]:
+    """A logical line's requirement and its options (``--hash=...``), as pip splits them."""
+    requirement, *options = re.split(r"\s+(?=--)", line)
+    return requirement, options
+
+
 def locked(text: str) -> dict[str, tuple[Pin, ...]]:
     """A locked requirements file (``name==version ; marker --hash=... ...`` entries) as {canonical name:
     its entries}. A package has one entry, or one per range of Pythons where the releases it can use
@@ -173,7 +179,7 @@ def locked(text: str) -> dict[str, tuple[Pin, ...]]:
     via = _via(text)
     pins: dict[str, tuple[Pin, ...]] = {}
     for _, line in logical_lines(text):
-        requirement_text, *options = re.split(r"\s+(?=--)", line)
+        requirement_text, options = requirement_and_options(line)
         requirement = Requirement(requirement_text)
         (spec,) = requirement.specifier
         name = canonicalize_name(requirement.name)
