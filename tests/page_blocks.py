@@ -33,11 +33,11 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from mlp_site.verification import RECORD
 
 from tests import early, pagekit
 
 STATS: Counter = Counter()
-RECORD = "_execution.json"  # mlp_site.verification's RECORD
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
