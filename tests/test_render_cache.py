@@ -220,7 +220,7 @@ def test_a_render_that_warned_is_not_kept(tmp_path, monkeypatch, warns):
     def render(config, files):
         if warns:
             logging.getLogger("mkdocs.plugins.markdown_exec").warning("Execution of python code block exited with errors")
-        page.content, page.toc, page._title_from_render, page.present_anchor_ids = "<p>x</p>", [], "x", set()
+        page.content, page.toc, page.title, page.present_anchor_ids = "<p>x</p>", [], "x", set()
 
     page = types.SimpleNamespace(file=types.SimpleNamespace(src_uri="lessons/01.md", generated_by=None),
                                  markdown="# x\n", render=render)

@@ -207,11 +207,9 @@ def _toc_tokens(toc) -> list[dict]:
 
 
 def _saved(page) -> dict:
-    state = {"content": page.content, "toc": _toc_tokens(page.toc)}
-    if is_lab(page.file.src_uri):
-        state["title"] = page.title  # mkdocs-jupyter sets the title itself
-    else:  # what MkDocs's Page.render leaves for the title and the anchor validation
-        state["title_from_render"] = page._title_from_render
+    # the title as the page now resolves it (from the nav, the page's metadata or its rendered h1)
+    state = {"content": page.content, "toc": _toc_tokens(page.toc), "title": page.title}
+    if not is_lab(page.file.src_uri):  # what MkDocs's Page.render leaves for the anchor validation
         state["anchor_ids"] = sorted(page.present_anchor_ids)
         links = getattr(page, "links_to_anchors", None)
         state["links"] = None if links is None else [[target.src_uri, anchors] for target, anchors in links.items()]
@@ -219,11 +217,9 @@ def _saved(page) -> dict:
 
 
 def _restore(page, state: dict, files) -> None:
-    page.content, page.toc = state["content"], get_toc(state["toc"])
-    if "title" in state:
-        page.title = state["title"]
+    page.content, page.toc, page.title = state["content"], get_toc(state["toc"]), state["title"]
+    if "anchor_ids" not in state:  # a lab's: mkdocs-jupyter's render leaves no anchors to validate
         return
-    page._title_from_render = state["title_from_render"]
     page.present_anchor_ids = set(state["anchor_ids"])
     if state["links"] is not None:
         page.links_to_anchors = {files.get_file_from_path(src): anchors for src, anchors in state["links"]}
