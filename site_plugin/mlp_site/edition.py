@@ -36,18 +36,15 @@ def is_default(config) -> bool:
     return building(config) == config.plugins["i18n"].default_language
 
 
-# What mkdocs-autorefs learnt of the pages' anchors in one edition's build; the next build (the
-# same plugin object) would otherwise find every API entry twice, at /reference/ and /ru/reference/.
-AUTOREFS_MAPS = ("_primary_url_map", "_secondary_url_map", "_title_map", "_breadcrumbs_map",
-                 "_abs_url_map", "_url_to_page", "_backlinks")
-
-
 def on_config(config):
     _saved["value"] = os.environ.get(ENV)
     os.environ[ENV] = building(config)
-    autorefs = config.plugins.get("autorefs")
-    for name in AUTOREFS_MAPS:
-        getattr(autorefs, name, {}).clear()
+    # mkdocs-autorefs keeps what it learnt of the pages' anchors from one edition's build to the next
+    # (the same plugin object): a link from /ru/ would find each API entry at /reference/ and at
+    # /ru/reference/. Its own option picks the one closest to the linking page, the edition's own.
+    autorefs = config.plugins.get("autorefs")  # added by mkdocstrings during the first build's on_config
+    if autorefs is not None:
+        autorefs.config.resolve_closest = True
 
 
 def restore() -> None:
