@@ -14,10 +14,12 @@ third-party pins are installed (which runs beside the build). Each job starts on
 
 from __future__ import annotations
 
+import tempfile
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 import pytest
@@ -39,6 +41,13 @@ _futures: dict[str, Future] = {}
 # The site build and the exercises beside the unit tests in the main thread; the reader's
 # environment and the browser's visits, which wait for the served site.
 _pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="early")  # one per job: none queues behind another
+
+
+def new_folder(config: pytest.Config, prefix: str) -> Path:
+    """A new folder under pytest's temporary folder of this run, for a job's files."""
+    # A job starts from a hook, where no fixture (tmp_path_factory) is available; pytest offers hooks no
+    # public way to the session's TempPathFactory, whose folder it keeps for inspection and then cleans.
+    return Path(tempfile.mkdtemp(prefix=prefix, dir=config._tmp_path_factory.getbasetemp()))
 
 
 def register(name: str, fixture: str, stage: str, work: Callable[[pytest.Config], object],

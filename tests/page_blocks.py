@@ -27,7 +27,6 @@ import os
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 from collections import Counter
 from pathlib import Path
@@ -65,8 +64,7 @@ def _build_and_serve(config: pytest.Config) -> tuple[Path, int | None, str | Non
     record the build wrote before it stopped (:func:`check`).
     """
     port = _free_port()
-    # pytest's temporary folder of this run (its fixtures are not available in a background job)
-    site = Path(tempfile.mkdtemp(prefix="site-", dir=config._tmp_path_factory.getbasetemp()))
+    site = early.new_folder(config, "site-")
     env = dict(os.environ, SITE_URL=f"http://127.0.0.1:{port}/")
     # A global MPLBACKEND=Agg would silently drop every notebook figure.
     env.pop("MPLBACKEND", None)

@@ -32,7 +32,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -109,10 +108,9 @@ def run_all(config: pytest.Config) -> dict:
     Returns {(exercise folder, kind): CompletedProcess}.
     """
     jobs = {}
-    base = config._tmp_path_factory.getbasetemp()  # pytest's temporary folder of this run
     for test_file in EXERCISES:
         name = exercise_id(test_file)
-        folder = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=base))
+        folder = early.new_folder(config, f"{name}-")
         for kind, source in (("solution", solution_of(test_file)), ("starter", starter_of(test_file))):
             assert source.is_file(), f"no {kind} file at {source}"
             jobs[name, kind] = (test_file, source, folder / kind, None)

@@ -18,7 +18,6 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 import types
 from html import unescape
 import urllib.request
@@ -128,7 +127,7 @@ def _resolve_publicly(config: pytest.Config):
     cache = getattr(config, "cache", None)  # absent under -p no:cacheprovider
     if cache is not None and cache.get(_resolved_key(), False):
         return None
-    folder = Path(tempfile.mkdtemp(prefix="public-resolve-", dir=config._tmp_path_factory.getbasetemp()))
+    folder = early.new_folder(config, "public-resolve-")
     python = readerkit.new_venv(folder / "venv")
     report = folder / "report.json"
     return readerkit.public_pip(python, "install", "--dry-run", "--ignore-installed", "--quiet",
