@@ -36,6 +36,13 @@ def is_default(config) -> bool:
     return building(config) == config.plugins["i18n"].default_language
 
 
+def edition_folder(config) -> str:
+    """The folder of the edition being built under the site's root, where the i18n plugin puts its
+    pages: ``""`` for the default language's, ``"ru/"`` for the Russian one's. A file made after the
+    i18n plugin sorted the files (a page's notebook) is put there by the step that makes it."""
+    return "" if is_default(config) else f"{building(config)}/"
+
+
 def on_config(config):
     _saved["value"] = os.environ.get(ENV)
     os.environ[ENV] = building(config)

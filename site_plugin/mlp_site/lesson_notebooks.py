@@ -33,7 +33,8 @@ import nbformat
 from mkdocs.structure.files import File, Files
 
 from .page_code import blocks_of, page_blocks, parse_fences, segments
-from .words import edition_folder, say
+from .edition import edition_folder
+from .words import say
 
 LESSONS = "lessons/"
 CONTAINER = re.compile(r'^(?P<indent>\s*)(?:\?\?\?\+?|!!!|===)\s*(?P<kind>[\w-]*)\s*(?:"(?P<title>[^"]*)")?\s*$')

@@ -26,7 +26,8 @@ from mkdocs.structure.files import File, Files
 
 from .lab_files import is_lab
 from .unused_css import classes_in, prune
-from .words import edition_folder, say
+from .edition import edition_folder
+from .words import say
 
 ROOT = Path(__file__).resolve().parents[2]
 PRUNED_CACHE = ROOT / ".cache" / "jupyter-css"

@@ -36,16 +36,3 @@ def ru_plural(n: int, one: str, few: str, many: str) -> str:
 
     return form(n, one, few, many)
 
-
-def edition_folder(config) -> str:
-    """The folder of the edition being built under the site's root: ``""`` for the default
-    language's, ``"ru/"`` for the Russian one's (where the i18n plugin puts its pages).
-
-    A file a step generates after the i18n plugin sorted the files (a page's notebook) is not
-    moved there by it: the step that makes the file puts it beside its page.
-    """
-    plugin = config.plugins.get("i18n")
-    if plugin is None:  # a site without editions
-        return ""
-    current = getattr(plugin, "current_language", None) or plugin.default_language
-    return "" if current == plugin.default_language else f"{current}/"
