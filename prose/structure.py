@@ -204,6 +204,12 @@ def _module_functions(path: Path) -> dict[str, tuple[int, str, set[str]]]:
             for node in tree.body if isinstance(node, ast.FunctionDef)}
 
 
+def generator_modules(text: str, generators: Path | None = None) -> list[Path]:
+    """The generator modules a page's text imports (``from mlp_ref.course.generators import lesson05``)."""
+    names = sorted({name.strip() for match in _GENERATOR_IMPORT.finditer(text) for name in match["names"].split(",")})
+    return [(generators or GENERATORS) / f"{name}.py" for name in names]
+
+
 def generator_calls(text: str, generators: Path | None = None) -> list[GeneratorCall]:
     """Every call of a generator function in a page's text (``lesson05.loss_table(``), in order;
     the modules are read in ``generators`` (default :data:`GENERATORS`).
@@ -213,8 +219,7 @@ def generator_calls(text: str, generators: Path | None = None) -> list[Generator
     ValueError
         A call names a function its module does not have.
     """
-    modules = sorted({name.strip() for match in _GENERATOR_IMPORT.finditer(text)
-                      for name in match["names"].split(",")})
+    modules = [path.stem for path in generator_modules(text)]
     if not modules:
         return []
     found, generators = [], generators or GENERATORS
