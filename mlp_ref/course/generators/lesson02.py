@@ -17,11 +17,11 @@ Y_XOR = np.array([0, 1, 1, 0])                                       # XOR of ea
 Y_AND = np.array([0, 0, 0, 1])                                       # AND of each, (4,)
 
 
-def _xor_net() -> tuple[mlp_ref.MLP, np.ndarray]:
-    """The 2-2-1 network that solves XOR by hand, and the hidden point of each corner, (4, 2)."""
-    net = mlp_ref.xor_by_hand()  # h1 = relu(x1 + x2), h2 = relu(x1 + x2 - 1), y = h1 - 2 h2
-    _, cache = net.forward(X_XOR, keep_cache=True)
-    return net, cache.activations[1]
+def _hidden_points() -> np.ndarray:
+    """The hidden point (h1, h2) of each corner in the 2-2-1 network that solves XOR by hand, (4, 2)."""
+    xor_net = mlp_ref.xor_by_hand()  # h1 = relu(x1 + x2), h2 = relu(x1 + x2 - 1), y = h1 - 2 h2
+    _, cache = xor_net.forward(X_XOR, keep_cache=True)
+    return cache.activations[1]
 
 
 def _vector(v) -> str:
@@ -37,7 +37,8 @@ def xor_figure() -> str:
     str
         The figure as HTML (:func:`mlp_ref.course.figures.figure_html`).
     """
-    xor_net, H_xor = _xor_net()
+    xor_net = mlp_ref.xor_by_hand()
+    H_xor = _hidden_points()   # (4, 2)
     fig, (ax_in, ax_hid) = new_figure(1, 2, figsize=(8.0, 3.8))
     fig.subplots_adjust(wspace=0.35)
     styles = {0: dict(marker="o", color=PALETTE[0], label="XOR = 0"),
@@ -120,7 +121,7 @@ def xor_trace() -> str:
     str
         A Markdown table, one row per step.
     """
-    xor_net, _ = _xor_net()
+    xor_net = mlp_ref.xor_by_hand()
     return trace(xor_net, X_XOR).to_markdown(precision=1)
 
 
@@ -132,7 +133,8 @@ def xor_table() -> str:
     str
         A Markdown table, one row per corner.
     """
-    xor_net, H_xor = _xor_net()
+    xor_net = mlp_ref.xor_by_hand()
+    H_xor = _hidden_points()   # (4, 2)
     y_out = xor_net.forward(X_XOR)[:, 0]   # (4,)
     rows = [[f"{a:.0f}", f"{b:.0f}", str(t), format_number(h[0], 1), format_number(h[1], 1),
              format_number(y, 1), say("yes", ru="да") if y == t else say("no", ru="нет")]
