@@ -256,7 +256,7 @@ def expected_std_line(fan_in: int, normal: float, kaiming: float) -> str:
     return say(f"expected std of x W1 over the draw of the weights: sqrt({fan_in}) = {normal:.2f} "
                f"with N(0, 1) weights, 5/3 = {kaiming:.2f} with the Kaiming scale",
                ru=f"ожидаемое ст. откл. x W1 по розыгрышу весов: sqrt({fan_in}) = {normal:.2f} "
-               f"при весах N(0, 1), 5/3 = {kaiming:.2f} при масштабе Kaiming")
+               f"при весах N(0, 1), 5/3 = {kaiming:.2f} при масштабе He")
 
 
 def trained_line(n_models: int, seconds: float) -> str:
