@@ -261,7 +261,9 @@ def expected_std_line(fan_in: int, normal: float, kaiming: float) -> str:
 
 def trained_line(n_models: int, seconds: float) -> str:
     """Section 6: how many models were trained, and how long it took (varies from run to run)."""
-    return say(f"trained {n_models} models in {seconds:.1f} s", ru=f"обучено моделей: {n_models}, за {seconds:.1f} с")
+    return say(f"trained {n_models} models in {seconds:.1f} s",
+               ru=f"{ru_plural(n_models, 'обучена', 'обучено', 'обучено')} {n_models} "
+               f"{ru_plural(n_models, 'модель', 'модели', 'моделей')} за {seconds:.1f} с")
 
 
 #: The comparisons of section 6's paired differences, in Russian.
