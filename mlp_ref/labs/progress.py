@@ -76,10 +76,12 @@ class NotebookProgress:
         if language() != "ru":
             return tqdm.format_meter(self.n, self.total, elapsed, prefix=self.desc, unit=self.unit,
                                      postfix=self.postfix or None, ncols=72)
-        rate = f"{self.n / elapsed:.2f}" if self.n and elapsed > 0 else "?"
+        rate = self.n / elapsed if self.n and elapsed > 0 else None
+        # as tqdm does, a rate below one per second is said the other way round: "1.52 с/обуч."
+        said = (f"? {self.unit}/с" if rate is None else f"{rate:.2f} {self.unit}/с" if rate >= 1
+                else f"{1 / rate:.2f} с/{self.unit}")
         return tqdm.format_meter(self.n, self.total, elapsed, prefix=self.desc, unit=self.unit,
-                                 postfix=self.postfix or None, ncols=72, bar_format=_RU_BAR,
-                                 rate_ru=f"{rate} {self.unit}/с")
+                                 postfix=self.postfix or None, ncols=72, bar_format=_RU_BAR, rate_ru=said)
 
     def _pretty(self):
         from IPython.display import Pretty

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from mlp_ref.labs.progress import NotebookProgress
 
 
@@ -52,3 +54,5 @@ def test_a_russian_bar_says_its_rate_in_russian(monkeypatch):
     bar.update(2)
     text = bar.text()
     assert "2/4" in text and " обуч./с" in text and "/s" not in text, text
+    bar.start -= 10.0  # 2 fits in 10 s (and a little more): tqdm would say "5.00s/fit"
+    assert re.search(r"\b5\.\d\d с/обуч\.\]", bar.text()), bar.text()
