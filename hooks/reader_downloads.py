@@ -402,10 +402,11 @@ def box_lines(kind: str, downloads: ReaderDownloads, notebook_link: str | None =
                    "ячейке кода: измените их и выполните все ячейки."),
         ]
         if lab_seconds is not None:
-            lines[-1] += say(f" Running every cell with the page's settings took {lab_seconds:.0f} s on the "
-                             "machine that made this page.",
-                             ru=f" На машине, которая собрала эту страницу, все ячейки с её настройками "
-                                f"выполнились за {lab_seconds:.0f} с.")
+            lines[-1] += say(f" On the machine that made this page, the whole notebook with the page's settings "
+                             f"took {lab_seconds:.0f} s: starting its kernel, running every cell and turning it into "
+                             "this page.",
+                             ru=f" На машине, которая собрала эту страницу, весь ноутбук с её настройками занял "
+                                f"{lab_seconds:.0f} с: запуск ядра, выполнение всех ячеек и превращение в эту страницу.")
     elif kind == "lesson":
         lines += [
             "",

@@ -297,9 +297,11 @@ def test_exercise_files_download_instead_of_opening_as_text(built_site, page):
 # What the box says in each edition: its title, its first sentence, and a lab's time.
 BOX_WORDS = {
     "en": ("Before you start", "You need Python {python} or newer.",
-           r"Running every cell with the page's settings took \d+ s on the machine that made this page"),
+           r"On the machine that made this page, the whole notebook with the page's settings took \d+ s: "
+           r"starting its kernel, running every cell and turning it into this page\."),
     "ru": ("Прежде чем начать", "Нужен Python {python} или новее.",
-           r"На машине, которая собрала эту страницу, все ячейки с её настройками выполнились за \d+ с\."),
+           r"На машине, которая собрала эту страницу, весь ноутбук с её настройками занял \d+ с: "
+           r"запуск ядра, выполнение всех ячеек и превращение в эту страницу\."),
 }
 
 

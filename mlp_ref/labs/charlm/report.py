@@ -256,12 +256,14 @@ def expected_std_line(fan_in: int, normal: float, kaiming: float) -> str:
     return say(f"expected std of x W1 over the draw of the weights: sqrt({fan_in}) = {normal:.2f} "
                f"with N(0, 1) weights, 5/3 = {kaiming:.2f} with the Kaiming scale",
                ru=f"ожидаемое ст. откл. x W1 по розыгрышу весов: sqrt({fan_in}) = {normal:.2f} "
-               f"при весах N(0, 1), 5/3 = {kaiming:.2f} при масштабе Kaiming")
+               f"при весах N(0, 1), 5/3 = {kaiming:.2f} при масштабе He")
 
 
 def trained_line(n_models: int, seconds: float) -> str:
     """Section 6: how many models were trained, and how long it took (varies from run to run)."""
-    return say(f"trained {n_models} models in {seconds:.1f} s", ru=f"обучено моделей: {n_models}, за {seconds:.1f} с")
+    return say(f"trained {n_models} models in {seconds:.1f} s",
+               ru=f"{ru_plural(n_models, 'обучена', 'обучено', 'обучено')} {n_models} "
+               f"{ru_plural(n_models, 'модель', 'модели', 'моделей')} за {seconds:.1f} с")
 
 
 #: The comparisons of section 6's paired differences, in Russian.
