@@ -138,7 +138,7 @@ def _learn() -> dict[str, str]:
         "A": say("a full training loop in NumPy, a gradient check, baselines from scikit-learn",
                  ru="полный цикл обучения на NumPy, проверка градиента, базовые модели из scikit-learn"),
         "B": say("embeddings, tanh, batch normalization and sampling, after Bengio et al. (2003)",
-                 ru="эмбеддинги, tanh, батч-нормализация и сэмплирование, по работе Bengio et al. (2003)"),
+                 ru="эмбеддинги, tanh, батч-нормализация и сэмплирование, по работе Бенджио и др. (2003)"),
     }
 
 

@@ -41,7 +41,7 @@ def bias_figure() -> str:
                 f"bias below {threshold:.1f} and grows with slope one above it. Two points mark the "
                 f"biases 0.4 (output {format_number(marked_out[0], 1)}) and −1 "
                 f"(output {format_number(marked_out[1], 0)}).",
-                ru="Линейный график выхода нейрона в зависимости от смещения. Выход равен нулю при любом "
+                ru="График выхода нейрона в зависимости от смещения. Выход равен нулю при любом "
                    f"смещении меньше {threshold:.1f}, а выше растёт с единичным наклоном. Две точки отмечают "
                    f"смещения 0.4 (выход {format_number(marked_out[0], 1)}) и −1 "
                    f"(выход {format_number(marked_out[1], 0)})."),

@@ -262,7 +262,7 @@ def dead_units_figure() -> str:
 
     fig, axes = new_figure(1, 2, figsize=(9.0, 3.6), sharey=False)
     for ax, net, title in zip(axes, (before, after), (say("at initialization", ru="после инициализации"),
-                                                      say("after 200 steps at lr = 10", ru="после 200 шагов при lr = 10"))):
+                                                      say("after 200 steps at lr = 10", ru="после 200 шагов при скорости обучения 10"))):
         low, high = _unit_ranges(net, X_moons)
         units = np.arange(len(low))
         dead_mask = high <= 0
@@ -276,7 +276,7 @@ def dead_units_figure() -> str:
         ax.set_title(say(f"{title}: {int(dead_mask.sum())} dead", ru=f"{title}: мёртвых {int(dead_mask.sum())}"))
         ax.set_xlabel(say("hidden unit (sorted by its largest z)", ru="нейрон скрытого слоя\n(по возрастанию наибольшего z)"))
     axes[0].set_ylabel(say("range of pre-activation z over\nthe data (no unit, symlog scale)",
-                           ru="диапазон преактивации z на данных\n(безразмерная, шкала symlog)"))
+                           ru="диапазон преактивации z на данных\n(безразмерная, симметричная\nлогарифмическая шкала)"))
     axes[1].legend(loc="upper left", frameon=False, fontsize=9)
     return figure_html(
         fig,

@@ -355,7 +355,7 @@ def two_runs_figure() -> str:
     width = 0.38
     for k, (run, color, hatch) in enumerate(((solved_run, PALETTE[0], ""), (failed_run, PALETTE[1], "//"))):
         right.bar(np.arange(4) + (k - 0.5) * width, two.outputs[run], width, color=color, hatch=hatch,
-                  edgecolor="0.2", label=f"seed {two.seeds[run]}")
+                  edgecolor="0.2", label=say(f"seed {two.seeds[run]}", ru=f"зерно {two.seeds[run]}"))
     right.axhline(0.5, color="0.4", linewidth=1, linestyle=":")
     right.set_xticks(np.arange(4), [say(f"{c}\ntarget {t:g}", ru=f"{c}\nцель {t:g}") for c, t in zip(corners, mlp_ref.XOR_Y)])
     right.set_ylabel(say("output ŷ after training", ru="выход ŷ после обучения"))
@@ -370,8 +370,8 @@ def two_runs_figure() -> str:
                 f"corners after training, as pairs of bars. The solved run's bars are near the targets 0, 1, 1, 0; the "
                 f"failed run outputs " + ", ".join(f"{p:.2f}" for p in p_failed) + " at the four corners.",
                 ru=f"Слева: потери на обучении за {format_count(int(two.steps))} {ru_plural(int(two.steps), 'шаг', 'шага', 'шагов')} "
-                   f"градиентного спуска в двух запусках сети 2-2-1 на XOR. Запуск с seed {two.seeds[solved_run]} "
-                   f"опускается до {two.losses[solved_run, -1]:.3f}; запуск с seed {two.seeds[failed_run]} "
+                   f"градиентного спуска в двух запусках сети 2-2-1 на XOR. Запуск с зерном {two.seeds[solved_run]} "
+                   f"опускается до {two.losses[solved_run, -1]:.3f}; запуск с зерном {two.seeds[failed_run]} "
                    f"останавливается на {two.losses[failed_run, -1]:.3f}. Справа: выходы в четырёх углах после "
                    f"обучения, парами столбиков. Столбики удачного запуска близки к целям 0, 1, 1, 0; неудачный "
                    f"запуск выдаёт в четырёх углах " + ", ".join(f"{p:.2f}" for p in p_failed) + "."),

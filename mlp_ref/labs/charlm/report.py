@@ -253,9 +253,9 @@ def below_ln_v_line(init: str, n_below: int, n_seeds: int, lowest: float, highes
 
 def expected_std_line(fan_in: int, normal: float, kaiming: float) -> str:
     """Section 5: the spread of x W1 expected with N(0, 1) weights (``normal``) and the Kaiming scale."""
-    return say(f"expected std of x W1 over the draw of the weights: sqrt({fan_in}) = {normal:.2f} "
+    return say(f"expected std of x W1 over the draw of the weights: √{fan_in} = {normal:.2f} "
                f"with N(0, 1) weights, 5/3 = {kaiming:.2f} with the Kaiming scale",
-               ru=f"ожидаемое ст. откл. x W1 по розыгрышу весов: sqrt({fan_in}) = {normal:.2f} "
+               ru=f"ожидаемое ст. откл. x W1 по розыгрышу весов: √{fan_in} = {normal:.2f} "
                f"при весах N(0, 1), 5/3 = {kaiming:.2f} при масштабе He")
 
 
@@ -372,7 +372,7 @@ def hidden_weights_label(init: str, batch_norm: bool, fan_in: int) -> str:
     """How the hidden layer's weights were drawn, as the saturation table and its figure name it."""
     if batch_norm:
         return say("W1 ~ N(0, 1), then batch norm", ru="W1 ~ N(0, 1), затем батч-нормализация")
-    return f"W1 ~ N(0, 1) x (5/3)/sqrt({fan_in}), b1 x 0.01" if init == "kaiming" else "W1 ~ N(0, 1)"
+    return f"W1 ~ N(0, 1) × (5/3)/√{fan_in}, b1 × 0.01" if init == "kaiming" else "W1 ~ N(0, 1)"
 
 
 def saturation_table(rows: list[tuple[str, bool, float, float]], fan_in: int) -> str:
