@@ -194,6 +194,29 @@ def _loss_curve(head, loss, seed=2, lr=0.5, steps=300):
     return np.array(values), np.array(positive)
 
 
+def _frozen_runs(lr: float) -> int:
+    """How many of the ten ReLU-head runs (seeds 0-9, squared error, 300 steps) end with at
+    least 99 % of the moons' outputs exactly 0, at learning rate ``lr``."""
+    X_moons, y_moons = _moons()
+    frozen = 0
+    for seed in range(10):
+        net = mlp_ref.MLP([2, 16, 1], seed=seed)
+        for _ in range(300):
+            _, grads = mlp_ref.head_loss_and_grads(net, X_moons, y_moons, "relu", "mse")
+            mlp_ref.sgd_step(net, grads, lr)
+        frozen += bool(np.mean(net.forward(X_moons) <= 0) >= 0.99)
+    return frozen
+
+
+def frozen_runs_answer() -> str:
+    """The answer to exercise 4: the frozen runs at learning rate 0.1 against 0.5, counted."""
+    slow, fast = _frozen_runs(0.1), _frozen_runs(0.5)
+    assert 0 < slow < fast, (slow, fast)  # the sentence says fewer, but some
+    return say(f"Of the ten runs, {slow} freeze, against {fast} at learning rate 0.5: fewer, but some still do.",
+               ru=f"{ru_plural(slow, 'Застывает', 'Застывают', 'Застывают')} {slow} {ru_plural(slow, 'запуск', 'запуска', 'запусков')} из десяти, а при скорости "
+                  f"0.5 — {fast}: меньше, но некоторые всё равно застывают.")
+
+
 def relu_head_figure() -> str:
     """The training loss with a ReLU head and squared error against a sigmoid head and cross
     entropy (top), and the ReLU head's share of positive logits (bottom).
