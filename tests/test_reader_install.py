@@ -252,7 +252,7 @@ def test_the_wheel_names_the_repository_when_the_build_knows_it():
         lines = archive.read(meta).decode().splitlines()
     assert [line for line in lines if line.startswith("Project-URL:")] == [
         "Project-URL: Source, https://github.com/o/r", "Project-URL: Issues, https://github.com/o/r/issues"]
-    assert HOOK.project_urls(None) == "" and HOOK._sources_digest(urls) != HOOK._sources_digest("")
+    assert HOOK.project_urls(None) == "" and HOOK._wheel_key(urls) != HOOK._wheel_key("")
 
 
 def test_reader_requirements_pin_what_requirements_txt_pins(built_site, server):
