@@ -148,9 +148,6 @@ def _remove(entry: Path) -> None:
         entry.unlink(missing_ok=True)
 
 
-_trimming = []
-
-
+@functools.cache  # once per process
 def _trim_at_exit() -> None:
-    if not _trimming:
-        _trimming.append(atexit.register(trim))
+    atexit.register(trim)
