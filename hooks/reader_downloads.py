@@ -21,16 +21,15 @@ solution) gets ``download``, so the browser saves it as the box says instead of 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
-import platform
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
-from functools import cache
 from importlib import metadata
 from pathlib import Path, PurePosixPath
 
@@ -45,10 +44,11 @@ from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 from words import say
 
+from hooks import cache
+
 ROOT = Path(__file__).resolve().parent.parent
 DOWNLOADS = "downloads"
 READER_REQUIREMENTS = "requirements-reader.txt"
-WHEELS = ROOT / ".cache" / "wheels"
 SITE_BUILD_ENV = "MLP_SITE_BUILD"  # read by mlp_ref.course.claims
 # What the pages, labs and exercises import beyond mlp_ref itself; everything they pull in
 # comes along, pinned as in requirements.txt.
@@ -80,33 +80,24 @@ def project_urls(repo_url: str | None) -> str:
     return f'\n[project.urls]\nSource = "{repo}"\nIssues = "{repo}/issues"\n'
 
 
-def _sources_digest(urls: str = "") -> str:
-    digest = hashlib.sha256(urls.encode())
-    for path in _wheel_sources():
-        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
+def _wheel_key(urls: str = "") -> str:
+    return cache.key("wheel", urls, metadata.version("setuptools"), *cache.files(_wheel_sources(), ROOT))
 
 
-@cache
-def _build_wheel(digest: str, urls: str = "") -> Path:
-    """The wheel of this checkout's mlp_ref, kept in ``.cache/wheels/`` under ``digest`` (its sources,
-    with the Python and setuptools that build it): built (offline, no build isolation) only when
-    that changed, not on every live-preview rebuild. ``MLP_CACHE=0`` always builds it."""
-    kept = WHEELS / f"{digest[:24]}-py{platform.python_version()}-setuptools{metadata.version('setuptools')}"
-    if os.environ.get("MLP_CACHE", "1") != "0":
-        wheels = list(kept.glob("mlp_ref-*.whl"))
-        if len(wheels) == 1:
-            return wheels[0]
-        wheel = _pip_wheel(urls)
-        for old in WHEELS.glob("*"):  # one kept wheel: the newest sources'
-            if old != kept:
-                shutil.rmtree(old, ignore_errors=True)
-        kept.mkdir(parents=True, exist_ok=True)
-        partial = kept / f".{wheel.name}.{os.getpid()}"  # a build beside this one never reads half a file
-        shutil.copy2(wheel, partial)
-        os.replace(partial, kept / wheel.name)
-        return kept / wheel.name
-    return _pip_wheel(urls)
+@functools.cache
+def _build_wheel(key: str, urls: str = "") -> Path:
+    """The wheel of this checkout's mlp_ref, kept (hooks/cache.py) under ``key`` (its sources, with
+    the Python and setuptools that build it): built (offline, no build isolation) only when that
+    changed, not on every live-preview rebuild."""
+    kept = cache.folder("reader", key)
+    wheels = list(kept.glob("mlp_ref-*.whl"))
+    if len(wheels) == 1:
+        return wheels[0]
+    wheel = _pip_wheel(urls)
+    partial = kept / f".{wheel.name}.{os.getpid()}"  # a build beside this one never reads half a file
+    shutil.copy2(wheel, partial)
+    os.replace(partial, kept / wheel.name)
+    return kept / wheel.name
 
 
 def _pip_wheel(urls: str = "") -> Path:
@@ -310,7 +301,7 @@ class ReaderDownloads:
 
     def __init__(self, site_url: str, repo_url: str | None = None):
         urls = project_urls(repo_url)
-        self.wheel = _build_wheel(_sources_digest(urls), urls)
+        self.wheel = _build_wheel(_wheel_key(urls), urls)
         self.wheel_bytes = self.wheel.read_bytes()
         self.sha256 = hashlib.sha256(self.wheel_bytes).hexdigest()
         base = site_url if site_url.endswith("/") else site_url + "/"

@@ -32,6 +32,7 @@ from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
+from hooks import cache
 from tests import early, pagekit, readerkit
 from tests.wording import english_words
 
@@ -118,15 +119,14 @@ def test_the_readers_pins_are_what_every_platform_needs(tmp_path):
 
 
 def _resolved_key() -> str:
-    return f"reader-install/resolved/{readerkit.digest(REQUIREMENTS.read_text(encoding='utf-8'))}"
+    return cache.key("resolved", REQUIREMENTS)
 
 
 def _resolve_publicly(config: pytest.Config):
     """pip with its defaults, in a throw-away venv, resolves requirements.txt (a dry run): in the
     background from the end of collection (tests/early.py), since it mostly waits for the index.
     Returns (pip's result, its report file), or None when this exact file resolved before here."""
-    cache = getattr(config, "cache", None)  # absent under -p no:cacheprovider
-    if cache is not None and cache.get(_resolved_key(), False):
+    if cache.load("reader", _resolved_key()):
         return None
     folder = Path(tempfile.mkdtemp(prefix="public-resolve-", dir=config._tmp_path_factory.getbasetemp()))
     python = readerkit.new_venv(folder / "venv")
@@ -143,12 +143,11 @@ def public_resolution(pytestconfig):
     return early.result("public-resolve", pytestconfig)
 
 
-def test_requirements_resolve_from_the_public_index(public_resolution, request):
+def test_requirements_resolve_from_the_public_index(public_resolution):
     """pip with its defaults, in a throw-away venv, installs exactly the pinned set (dry run)."""
     if public_resolution is None:
         return  # this exact file resolved before on this machine
     text = REQUIREMENTS.read_text(encoding="utf-8")
-    cache = getattr(request.config, "cache", None)
     result, report = public_resolution
     if result.returncode != 0:
         skip_or_fail_offline(result, "requirements.txt")
@@ -162,8 +161,7 @@ def test_requirements_resolve_from_the_public_index(public_resolution, request):
               if pin.marker is None or Marker(pin.marker).evaluate()}
     # Every pin is what pip installs, and pip needs nothing that is not pinned.
     assert resolved == pinned
-    if cache is not None:
-        cache.set(_resolved_key(), True)
+    cache.save("reader", _resolved_key(), True)
 
 
 def test_requirements_pin_exactly_what_requirements_in_needs():
@@ -252,7 +250,7 @@ def test_the_wheel_names_the_repository_when_the_build_knows_it():
         lines = archive.read(meta).decode().splitlines()
     assert [line for line in lines if line.startswith("Project-URL:")] == [
         "Project-URL: Source, https://github.com/o/r", "Project-URL: Issues, https://github.com/o/r/issues"]
-    assert HOOK.project_urls(None) == "" and HOOK._sources_digest(urls) != HOOK._sources_digest("")
+    assert HOOK.project_urls(None) == "" and HOOK._wheel_key(urls) != HOOK._wheel_key("")
 
 
 def test_reader_requirements_pin_what_requirements_txt_pins(built_site, server):
