@@ -24,6 +24,7 @@ prints them, it asserts nothing. Run: ``python benchmarks/serve_timing.py`` (``m
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -50,7 +51,7 @@ def copy_checkout(target: Path) -> None:
             shutil.copy2(ROOT / name, target / name)
     if (ROOT / ".cache").is_dir():
         shutil.copytree(ROOT / ".cache", target / ".cache", symlinks=True,
-                        ignore=shutil.ignore_patterns("reader-env", "reader-notebooks"))
+                        ignore=shutil.ignore_patterns("reader"))
     # The npm packages the build runs (KaTeX, installed by `npm ci`), untracked and never edited.
     if (ROOT / "node_modules").is_dir():
         (target / "node_modules").symlink_to(ROOT / "node_modules", target_is_directory=True)
@@ -79,9 +80,10 @@ def wait_for(condition, timeout: float = 900.0, step: float = 0.1) -> float:
     return time.perf_counter() - start
 
 
-def entries(folder: Path) -> dict[str, int]:
-    """{cache entry: modification time}: a page rendered again writes its entry anew."""
-    return {path.name: path.stat().st_mtime_ns for path in (folder / ".cache" / "pages").glob("*.json")}
+def entries(folder: Path) -> dict[str, str]:
+    """{render entry: its page}: a page rendered again writes an entry under a new key (hooks/cache.py)."""
+    return {path.name: json.loads(path.read_text(encoding="utf-8"))["src_uri"]
+            for path in (folder / ".cache" / "build").glob("render-*.json")}
 
 
 def cpu_seconds(pid: int) -> float:
@@ -101,8 +103,8 @@ def wait_idle(pid: int, quiet: float = 1.0) -> None:
             last, since = now, time.perf_counter()
 
 
-def rerendered(before: dict[str, int], after: dict[str, int]) -> list[str]:
-    return sorted(name.rsplit("-", 1)[0] for name, mtime in after.items() if before.get(name) != mtime)
+def rerendered(before: dict[str, str], after: dict[str, str]) -> list[str]:
+    return sorted(page for name, page in after.items() if name not in before)
 
 
 def main() -> int:

@@ -12,23 +12,20 @@ links told from text by more than colour): every other rule sees the same page a
 axe costs seconds per page (lesson 3: about 9 s of its 9.5 s is the contrast check, over the
 page's 9,000 elements), so an audit runs in the page without the test waiting for it
 (:func:`start`, then :func:`collect`): the test starts the next page's audit meanwhile, and
-two pages are audited at once, each in its own renderer process. A result is kept in
-``.cache/axe/`` under a key of everything that decides it (:func:`audit_key`): the page's HTML,
+two pages are audited at once, each in its own renderer process. A result is kept
+(mlp_site/cache.py) under a key of everything that decides it (:func:`audit_key`): the page's HTML,
 the site's style sheets, scripts, fonts and images, the viewport, the browser's version, axe's
-script and this module. A page whose files did not change is not audited again;
-``MLP_CACHE=0`` audits every page.
+script and this module. A page whose files did not change is not audited again.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
-import json
-import os
 import re
 from pathlib import Path
 
-from tests import pagekit
+from mlp_site import cache
 
 BLOCKING = ("serious", "critical")  # the impacts that issue 14 allows none of
 
@@ -93,9 +90,6 @@ START = f"""(colourRules) => {{
     }})();
 }}"""
 
-CACHE = pagekit.ROOT / ".cache" / "axe"
-CACHE_SWITCH = "MLP_CACHE"  # the switch of the build's render cache and the reader's runs
-
 # The test run's site is built for the address it is served at, a free port that changes from
 # run to run; the port is not part of what axe sees.
 SERVED_PORT = re.compile(rb"127\.0\.0\.1:\d+")
@@ -133,19 +127,15 @@ def assets_digest(site: Path) -> str:
 
 
 def audit_key(site: Path, page_html: Path, viewport: dict, browser_version: str) -> str:
-    """A digest of everything an audit depends on; the same key gives the same result.
+    """The key (mlp_site/cache.py) of everything an audit depends on; the same key gives the same result.
 
     It covers the page's HTML (with the served port and the verification line's figures left out:
     :func:`_for_key`), the site's assets
     (:func:`assets_digest`), the viewport (the browser context's options: size, touch, mobile),
     the browser's version, axe's script and this module.
     """
-    digest = hashlib.sha256()
-    digest.update(json.dumps([viewport, browser_version, assets_digest(site)], sort_keys=True).encode())
-    digest.update(Path(__file__).read_bytes())
-    digest.update(axe_source().encode())
-    digest.update(_for_key(page_html.read_bytes()))
-    return digest.hexdigest()
+    return cache.key("axe", viewport, browser_version, assets_digest(site), Path(__file__), axe_source(),
+                     _for_key(page_html.read_bytes()))
 
 
 class Audit:
@@ -155,10 +145,8 @@ class Audit:
 
     def __init__(self, page, site: Path, page_html: Path, viewport: dict):
         self.page = page
-        use_cache = os.environ.get(CACHE_SWITCH, "1") != "0"
-        self.stored = CACHE / f"{audit_key(site, page_html, viewport, page.context.browser.version)}.json"
-        self.kept = json.loads(self.stored.read_text(encoding="utf-8")) if use_cache and self.stored.is_file() else None
-        self.store = use_cache
+        self.key = audit_key(site, page_html, viewport, page.context.browser.version)
+        self.kept = cache.load("browser", self.key)
         if self.kept is None:
             start(page)
 
@@ -167,9 +155,7 @@ class Audit:
         if self.kept is not None:
             return {**self.kept, "reused": True}
         result = collect(self.page)
-        if self.store:
-            CACHE.mkdir(parents=True, exist_ok=True)
-            self.stored.write_text(json.dumps(result), encoding="utf-8")
+        cache.save("browser", self.key, result)
         return {**result, "reused": False}
 
 

@@ -12,16 +12,15 @@ run beside the unit tests instead of after them.
 
 What a visit sees is decided by the page's HTML, the site's style sheets, scripts, fonts and
 images, which files the site has (a request for a missing one fails), the viewport, the browser
-and the code that visits. A visit's results are kept in ``.cache/visits/`` under a key of all of
+and the code that visits. A visit's results are kept (mlp_site/cache.py) under a key of all of
 those (:func:`visit_key`), so a page that did not change since the last run is not opened again:
 after an edit of one page, or of ``mlp_ref`` code that one page shows, only the pages whose HTML
-changed are visited. ``MLP_CACHE=0`` visits every page.
+changed are visited.
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import os
 import posixpath
@@ -31,6 +30,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 from audit.chromium import LAUNCH_ARGS, chromium_path
+from mlp_site import cache
 from tests import axe_audit, pagekit
 
 
@@ -213,7 +213,7 @@ def observe(browser, server: str, built_site: Path) -> dict[str, dict[str, dict]
 
     Returns ``{viewport: {site path: results}}``; each page's results hold ``problems`` (console
     errors, failed or foreign requests), the URLs it ``requested``, one entry per evaluation and
-    ``axe`` (tests/axe_audit.py; kept in .cache/axe/ while the page and the site's assets are
+    ``axe`` (tests/axe_audit.py; kept in the cache while the page and the site's assets are
     unchanged), so that the checks share one visit per page and viewport. Pages go through in one
     stream, desktop and phone visits alike, with as many in flight as the machine has cores: each
     visit loads, is read and starts its audit, and is collected and closed only once the pages
@@ -254,12 +254,11 @@ def observe(browser, server: str, built_site: Path) -> dict[str, dict[str, dict]
     return pages
 
 
-VISITS = pagekit.ROOT / ".cache" / "visits"
 SERVER_MARK = "http://SERVER"  # the served address in a kept visit: the port changes from run to run
 
 
 def visit_key(site: Path, path: str, viewport: str, browser_version: str) -> str:
-    """A digest of everything one visit of the page at ``path`` depends on; the same key, the same results.
+    """The key (mlp_site/cache.py) of everything one visit of the page at ``path`` depends on; the same key, the same results.
 
     It covers the page's HTML (as axe's key reads it: :func:`tests.axe_audit._for_key` leaves out
     the served port and the verification line's figures, the time and commit of a build), the
@@ -271,14 +270,9 @@ def visit_key(site: Path, path: str, viewport: str, browser_version: str) -> str
     index, which Material's search loads in a worker, and which the search tests
     (tests/test_browser.py) query on every run.
     """
-    digest = hashlib.sha256()
-    digest.update(json.dumps([viewport, VIEWPORTS[viewport][1], browser_version, axe_audit.assets_digest(site),
-                              file_names(site)]).encode())
-    for module in (Path(__file__), Path(axe_audit.__file__)):
-        digest.update(module.read_bytes())
-    digest.update(axe_audit.axe_source().encode())
-    digest.update(axe_audit._for_key((site / path / "index.html").read_bytes()))
-    return digest.hexdigest()
+    return cache.key("visit", [viewport, VIEWPORTS[viewport][1], browser_version, axe_audit.assets_digest(site),
+                               file_names(site)], Path(__file__), Path(axe_audit.__file__), axe_audit.axe_source(),
+                     axe_audit._for_key((site / path / "index.html").read_bytes()))
 
 
 @functools.cache
@@ -288,28 +282,23 @@ def file_names(site: Path) -> tuple[str, ...]:
 
 
 class KeptVisits:
-    """The visits kept in :data:`VISITS` from earlier runs, by :func:`visit_key` (none with ``MLP_CACHE=0``)."""
+    """The visits kept in the cache from earlier runs, by :func:`visit_key`."""
 
     def __init__(self, site: Path, server: str, browser_version: str):
         self.site, self.server, self.browser_version = site, server, browser_version
-        self.on = os.environ.get(axe_audit.CACHE_SWITCH, "1") != "0"
-
-    def _file(self, viewport: str, path: str) -> Path:
-        return VISITS / f"{visit_key(self.site, path, viewport, self.browser_version)}.json"
 
     def get(self, viewport: str, path: str) -> dict | None:
         """What an earlier visit of the same page saw, with this run's address; None if there is none."""
-        file = self._file(viewport, path) if self.on else None
-        if file is None or not file.is_file():
+        kept = cache.load("browser", visit_key(self.site, path, viewport, self.browser_version))
+        if kept is None:
             return None
-        seen = json.loads(file.read_text(encoding="utf-8").replace(SERVER_MARK, self.server))
+        seen = json.loads(kept.replace(SERVER_MARK, self.server))
         return {**seen, "axe": {**seen["axe"], "reused": True}, "reused": True}
 
     def put(self, viewport: str, path: str, seen: dict) -> None:
         """Keep what a visit saw, with the served address replaced by :data:`SERVER_MARK`."""
-        if self.on:
-            VISITS.mkdir(parents=True, exist_ok=True)
-            self._file(viewport, path).write_text(json.dumps(seen).replace(self.server, SERVER_MARK), encoding="utf-8")
+        cache.save("browser", visit_key(self.site, path, viewport, self.browser_version),
+                   json.dumps(seen).replace(self.server, SERVER_MARK))
 
 
 def main(argv: list[str]) -> int:

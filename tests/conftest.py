@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import urllib.request
@@ -13,11 +12,14 @@ from pathlib import Path
 import pytest
 from mlp_site import reader_downloads
 
+from mlp_site import cache
 from tests import early, pagekit
 from tests.page_blocks import site_and_port
 
 
-READER_ENVS = pagekit.ROOT / ".cache" / "reader-env"
+def _reader_home(pins: str) -> Path:
+    """The folder (mlp_site/cache.py) of the reader's environment with the third-party ``pins``."""
+    return cache.folder("reader", cache.key("reader-env", pins))
 
 
 def _reader_pins() -> str:
@@ -49,19 +51,16 @@ def _has_pins(home: Path, pins: str) -> bool:
 def _reader_pins_env(config: pytest.Config) -> Path:
     """A fresh environment with the reader's third-party pins, installed while the site builds.
 
-    It lives in ``.cache/reader-env/`` under a key of the pins (:func:`_reader_pins`); its
-    ``.pins`` file holds the pins it installed. An environment that already has them is kept;
-    environments of earlier pins are removed. :func:`_reader_env` then runs the box's own line in it.
+    It lives in the cache under a key of the pins (:func:`_reader_pins`); its ``.pins`` file holds
+    the pins it installed. An environment that already has them is kept. :func:`_reader_env` then
+    runs the box's own line in it.
     """
     from tests import readerkit
 
     pins = _reader_pins()
-    home = READER_ENVS / readerkit.digest(pins)
+    home = _reader_home(pins)
     if (home / ".complete").is_file() or _has_pins(home, pins):
         return home
-    for old in READER_ENVS.glob("*"):  # environments of earlier pins
-        if old != home:
-            shutil.rmtree(old, ignore_errors=True)
     python = readerkit.new_venv(home)
     listed = home / "pins.txt"
     listed.write_text(pins + "\n", encoding="utf-8")
@@ -84,7 +83,7 @@ def _reader_env(config: pytest.Config) -> Path:
     the same version); when the served pins are not those (they should be), it runs in a fresh
     environment instead.
 
-    The environment is kept in ``.cache/reader-env/`` under a key of the third-party pins, and
+    The environment is kept in the cache under a key of the third-party pins, and
     its ``.complete`` file holds the full requirements it last installed. With the same pins and
     a new mlp_ref wheel (its line names the wheel's SHA-256), the box's line runs again in that
     environment and the new wheel replaces the old one. Runs in the background once the site is
@@ -99,15 +98,12 @@ def _reader_env(config: pytest.Config) -> Path:
         text = response.read().decode()
     wheel_line = [line for line in text.splitlines() if line.startswith("mlp_ref")]
     pins = "\n".join(line for line in text.splitlines() if line not in wheel_line)
-    home = READER_ENVS / readerkit.digest(pins)
+    home = _reader_home(pins)
     python, stamp = home / "bin" / "python", home / ".complete"
     installed = text.replace(server, "SITE")
     if stamp.is_file() and stamp.read_text(encoding="utf-8") == installed:
         return python
     if not stamp.is_file() and not _has_pins(home, pins):  # the served pins are not the ones installed beside the build
-        for other in READER_ENVS.glob("*"):
-            if other != home:
-                shutil.rmtree(other, ignore_errors=True)
         python = readerkit.new_venv(home)
     stamp.unlink(missing_ok=True)  # until the box's line and the wheel are in
     _install(python, "-r", url)  # the box's line

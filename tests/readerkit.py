@@ -14,7 +14,6 @@ exits non-zero, naming each line, if a pin could not come from the public index.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -178,10 +177,6 @@ def run_chains(python: Path, chains: list[list[str]], workdir: Path) -> dict:
     if errors:
         raise AssertionError("the page's blocks failed in the reader's environment:\n" + "\n".join(errors)[-5000:])
     return {"outputs": [segment[-1]["output"] for segment in results], "mlp_ref": located["output"]}
-
-
-def digest(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def main(argv: list[str]) -> int:

@@ -34,6 +34,7 @@ from urllib.parse import unquote, urlparse
 import pytest
 from mlp_site import verification
 
+from mlp_site import cache
 from tests import axe_audit, browser_visits, editions, pagekit
 from tests.browser_visits import PageVisit, is_under, page_url, site_path
 from tests.page_blocks import STATS
@@ -337,12 +338,13 @@ def test_a_visit_is_kept_while_nothing_it_depends_on_changes(tmp_path, monkeypat
     (site / "search" / "search_index.json").unlink()
     assert key() != changed_css  # but a request for a file the site lost fails
 
-    monkeypatch.setattr(browser_visits, "VISITS", tmp_path / "visits")
+    monkeypatch.setattr(cache, "FOLDER", tmp_path / "cache")
+    monkeypatch.setenv(cache.SWITCH, "1")
     seen = {"requested": ["http://127.0.0.1:8000/extra.css"], "problems": [], "axe": {"light": {}, "reused": False}}
     browser_visits.KeptVisits(site, "http://127.0.0.1:8000", "140.0").put("phone", "lessons/x/", seen)
     again = browser_visits.KeptVisits(site, "http://127.0.0.1:40123", "140.0").get("phone", "lessons/x/")
     assert again["requested"] == ["http://127.0.0.1:40123/extra.css"]
     assert again["reused"] and again["axe"]["reused"]
     assert browser_visits.KeptVisits(site, "http://127.0.0.1:8000", "141.0").get("phone", "lessons/x/") is None
-    monkeypatch.setenv(axe_audit.CACHE_SWITCH, "0")
+    monkeypatch.setenv(cache.SWITCH, "0")
     assert browser_visits.KeptVisits(site, "http://127.0.0.1:8000", "140.0").get("phone", "lessons/x/") is None

@@ -3,7 +3,7 @@
 The built site's pages are checked in a browser by tests/test_browser.py (no raw TeX, MathML
 for screen readers, nothing shrunk or cut); these tests hold the step's own rules: where TeX
 is found and where it is left alone, a clear build error for TeX that KaTeX cannot render,
-and one Node call per page with a cache by TeX.
+and one Node call per page, kept (mlp_site/cache.py) under a key of its TeX.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from types import SimpleNamespace
 import pytest
 from mkdocs.exceptions import PluginError
 
-from mlp_site import build_math
+from mlp_site import build_math, cache
 
 needs_katex = pytest.mark.skipif(shutil.which("node") is None or not (build_math.KATEX / "katex.min.css").is_file(),
                                  reason="Node.js or KaTeX (npm ci) missing; the site build fails with the same reason")
@@ -27,11 +27,10 @@ def page(src_uri: str, url: str = "lessons/x/") -> SimpleNamespace:
 
 
 @pytest.fixture(autouse=True)
-def empty_cache(monkeypatch):
+def empty_cache(monkeypatch, tmp_path):
     """Each test starts with nothing rendered and never writes the build's cache."""
-    monkeypatch.setattr(build_math, "_rendered", {})
-    monkeypatch.setattr(build_math, "_used", set())
-    monkeypatch.setitem(build_math._state, "changed", False)
+    monkeypatch.setattr(cache, "FOLDER", tmp_path)
+    monkeypatch.setenv(cache.SWITCH, "1")
 
 
 def katex_spans(html: str) -> int:
@@ -71,14 +70,16 @@ def test_tex_that_katex_cannot_render_fails_the_build_naming_page_and_tex():
 
 
 @needs_katex
-def test_a_page_is_one_node_call_and_known_tex_none(monkeypatch):
+def test_a_page_is_one_node_call_and_known_tex_none(monkeypatch, tmp_path):
     calls = []
     run = subprocess.run
     monkeypatch.setattr(build_math.subprocess, "run", lambda *a, **k: calls.append(a) or run(*a, **k))
     html = "".join(f'<span class="arithmatex">\\(x_{i}\\)</span>' for i in range(5)) * 2
-    build_math.on_page_content(html, page("lessons/x.md"), None, None)
-    build_math.on_page_content(html, page("lessons/y.md"), None, None)
-    assert len(calls) == 1 and len(build_math._rendered) == 5 and build_math._state["changed"]
+    first = build_math.on_page_content(html, page("lessons/x.md"), None, None)
+    assert build_math.on_page_content(html, page("lessons/y.md"), None, None) == first
+    assert len(calls) == 1 and len(list(tmp_path.glob("build/math-*.json"))) == 1
+    build_math.on_page_content(html.replace("x_4", "x_5"), page("lessons/x.md"), None, None)  # one TeX changed
+    assert len(calls) == 2 and len(list(tmp_path.glob("build/math-*.json"))) == 2
 
 
 def test_katex_style_sheet_is_linked_from_pages_with_math_only():

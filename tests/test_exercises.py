@@ -16,18 +16,14 @@ command the lesson gives), and every other test must still run: a third run hide
 ``mlp_ref`` behind a package of that name that raises ``ModuleNotFoundError``, first on
 ``PYTHONPATH``.
 
-Each run is kept in ``.cache/exercises/`` under a key of everything it depends on
-(:func:`run_key`) and reused while that is unchanged, as the site's pages are; ``MLP_CACHE=0``
-runs them all.
+Each run is kept (mlp_site/cache.py) under a key of everything it depends on (:func:`run_key`)
+and reused while that is unchanged, as the site's pages are.
 """
 
 from __future__ import annotations
 
 import ast
-import hashlib
-import json
 import os
-import platform
 import re
 import shutil
 import subprocess
@@ -37,8 +33,8 @@ from pathlib import Path
 
 import pytest
 
+from mlp_site import cache
 from tests import early, pagekit
-from tests.notebook_runs import CACHE_SWITCH  # one switch for every cache of the build and the tests
 
 EXERCISES = sorted((pagekit.DOCS / "exercises").glob("*/test_*.py"))  # both editions: test_x.py, test_x.ru.py
 
@@ -116,7 +112,7 @@ def run_all(config: pytest.Config) -> dict:
             jobs[name, kind] = (test_file, source, folder / kind, None)
         jobs[name, "without mlp_ref"] = (test_file, solution_of(test_file), folder / "without",
                                          without_mlp_ref(folder))
-    entries = {key: entry_of(job) for key, job in jobs.items()}  # each key hashes all of mlp_ref: once
+    entries = {key: run_key(job) for key, job in jobs.items()}  # each key hashes all of mlp_ref: once
     done = {key: reused(entries[key]) for key in jobs}
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         futures = {key: pool.submit(run_reader_tests, *job) for key, job in jobs.items() if done[key] is None}
@@ -125,43 +121,30 @@ def run_all(config: pytest.Config) -> dict:
     return done
 
 
-# --- runs kept under a key of everything they depend on (MLP_CACHE=0: none kept) --------------
-CACHE = pagekit.ROOT / ".cache" / "exercises"
-
-
+# --- runs kept under a key of everything they depend on (mlp_site/cache.py) ---------------------
 def run_key(job, root: Path = pagekit.ROOT) -> str:
-    """A digest of what a run depends on: the test file, the module beside it, whether mlp_ref is
-    hidden, every file of mlp_ref (the run imports the installed, editable package), the pins and
-    the Python (pytest and its plugins are pinned), and this module (how a run is made)."""
-    test_file, source, _, env = job
-    digest = hashlib.sha256()
-    for path in (test_file, source, Path(__file__), root / "requirements.txt",
-                 *sorted(p for p in (root / "mlp_ref").rglob("*.py"))):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    digest.update(f"{env is not None} {platform.python_version()}".encode())
-    return digest.hexdigest()[:24]
+    """The key of what a run depends on: the exercise, the run's kind, the test file, the module
+    beside it, whether mlp_ref is hidden, every file of mlp_ref (the run imports the installed,
+    editable package), the pins and the Python (pytest and its plugins are pinned), and this
+    module (how a run is made)."""
+    test_file, source, folder, env = job
+    return cache.key("exercise", exercise_id(test_file), folder.name, env is not None, test_file, source,
+                     Path(__file__), root / "requirements.txt",
+                     *cache.files(sorted((root / "mlp_ref").rglob("*.py")), root))
 
 
-def entry_of(job) -> Path:
-    test_file, source, folder, _ = job
-    return CACHE / f"{exercise_id(test_file)}-{folder.name}-{run_key(job)}.json"
-
-
-def reused(entry: Path) -> subprocess.CompletedProcess | None:
-    if os.environ.get(CACHE_SWITCH, "1") == "0" or not entry.is_file():
+def reused(key: str) -> subprocess.CompletedProcess | None:
+    stored = cache.load("reader", key)
+    if stored is None:
         return None
-    stored = json.loads(entry.read_text(encoding="utf-8"))
     return subprocess.CompletedProcess(stored["args"], stored["returncode"], stored["stdout"], stored["stderr"])
 
 
-def keep(entry: Path, result: subprocess.CompletedProcess) -> subprocess.CompletedProcess:
-    """Store a run whose tests ran (exit 0 or 1); one that could not even run is tried again next time."""
-    if os.environ.get(CACHE_SWITCH, "1") != "0" and result.returncode in (0, 1):
-        CACHE.mkdir(parents=True, exist_ok=True)
-        for old in CACHE.glob(entry.name.rsplit("-", 1)[0] + "-*.json"):
-            old.unlink()
-        entry.write_text(json.dumps({"args": result.args, "returncode": result.returncode,
-                                     "stdout": result.stdout, "stderr": result.stderr}), encoding="utf-8")
+def keep(key: str, result: subprocess.CompletedProcess) -> subprocess.CompletedProcess:
+    """Keep a run whose tests ran (exit 0 or 1); one that could not even run is tried again next time."""
+    if result.returncode in (0, 1):
+        cache.save("reader", key, {"args": result.args, "returncode": result.returncode,
+                                   "stdout": result.stdout, "stderr": result.stderr})
     return result
 
 

@@ -32,6 +32,7 @@ from packaging.utils import canonicalize_name
 from mlp_site import reader_downloads
 from packaging.version import Version
 
+from mlp_site import cache
 from tests import early, pagekit, readerkit
 from tests.wording import english_words
 
@@ -117,15 +118,14 @@ def test_the_readers_pins_are_what_every_platform_needs(tmp_path):
 
 
 def _resolved_key() -> str:
-    return f"reader-install/resolved/{readerkit.digest(REQUIREMENTS.read_text(encoding='utf-8'))}"
+    return cache.key("resolved", REQUIREMENTS)
 
 
 def _resolve_publicly(config: pytest.Config):
     """pip with its defaults, in a throw-away venv, resolves requirements.txt (a dry run): in the
     background from the end of collection (tests/early.py), since it mostly waits for the index.
     Returns (pip's result, its report file), or None when this exact file resolved before here."""
-    cache = getattr(config, "cache", None)  # absent under -p no:cacheprovider
-    if cache is not None and cache.get(_resolved_key(), False):
+    if cache.load("reader", _resolved_key()):
         return None
     folder = early.new_folder(config, "public-resolve-")
     python = readerkit.new_venv(folder / "venv")
@@ -142,12 +142,11 @@ def public_resolution(pytestconfig):
     return early.result("public-resolve", pytestconfig)
 
 
-def test_requirements_resolve_from_the_public_index(public_resolution, request):
+def test_requirements_resolve_from_the_public_index(public_resolution):
     """pip with its defaults, in a throw-away venv, installs exactly the pinned set (dry run)."""
     if public_resolution is None:
         return  # this exact file resolved before on this machine
     text = REQUIREMENTS.read_text(encoding="utf-8")
-    cache = getattr(request.config, "cache", None)
     result, report = public_resolution
     if result.returncode != 0:
         skip_or_fail_offline(result, "requirements.txt")
@@ -161,8 +160,7 @@ def test_requirements_resolve_from_the_public_index(public_resolution, request):
               if pin.marker is None or Marker(pin.marker).evaluate()}
     # Every pin is what pip installs, and pip needs nothing that is not pinned.
     assert resolved == pinned
-    if cache is not None:
-        cache.set(_resolved_key(), True)
+    cache.save("reader", _resolved_key(), True)
 
 
 def test_requirements_pin_exactly_what_requirements_in_needs():
@@ -251,7 +249,7 @@ def test_the_wheel_names_the_repository_when_the_build_knows_it():
         lines = archive.read(meta).decode().splitlines()
     assert [line for line in lines if line.startswith("Project-URL:")] == [
         "Project-URL: Source, https://github.com/o/r", "Project-URL: Issues, https://github.com/o/r/issues"]
-    assert reader_downloads.project_urls(None) == "" and reader_downloads._sources_digest(urls) != reader_downloads._sources_digest("")
+    assert reader_downloads.project_urls(None) == "" and reader_downloads._wheel_key(urls) != reader_downloads._wheel_key("")
 
 
 def test_reader_requirements_pin_what_requirements_txt_pins(built_site, server):
@@ -296,9 +294,11 @@ def test_exercise_files_download_instead_of_opening_as_text(built_site, page):
 # What the box says in each edition: its title, its first sentence, and a lab's time.
 BOX_WORDS = {
     "en": ("Before you start", "You need Python {python} or newer.",
-           r"Running every cell with the page's settings took \d+ s on the machine that made this page"),
+           r"On the machine that made this page, the whole notebook with the page's settings took \d+ s: "
+           r"starting its kernel, running every cell and turning it into this page\."),
     "ru": ("Прежде чем начать", "Нужен Python {python} или новее.",
-           r"На машине, которая собрала эту страницу, все ячейки с её настройками выполнились за \d+ с\."),
+           r"На машине, которая собрала эту страницу, весь ноутбук с её настройками занял \d+ с: "
+           r"запуск ядра, выполнение всех ячеек и превращение в эту страницу\."),
 }
 
 

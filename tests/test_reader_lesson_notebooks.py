@@ -7,10 +7,9 @@ the page's runnable blocks, in the page's order, as tests/pagekit.py reads them 
 an optional module left out), and each cell must print exactly what the page shows after its
 block, as the site build compares them, and nothing else: no warning, no value echoed.
 
-A run is kept, and not repeated, as the labs' runs are (tests/test_reader_notebooks.py: in
-``.cache/reader-notebooks/`` under a key of the code cells, the reader's environment, Python and
-the environment variables a cell reads); the check then compares its outputs with the page,
-which may have changed since. ``MLP_CACHE=0`` runs them all.
+A run is kept, and not repeated, as the labs' runs are (tests/test_reader_notebooks.py: under a
+key of the code cells, the reader's environment, Python and the environment variables a cell
+reads); the check then compares its outputs with the page, which may have changed since.
 
 Each edition's lesson page links its own notebook, beside it (``ru/lessons/<name>.ru.ipynb`` for a
 Russian page). A Russian notebook's code cells are the English one's (run above); its Markdown is
@@ -29,7 +28,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 from tests import editions, pagekit
-from tests.notebook_runs import CACHE, Run, run_key, run_or_reuse
+from tests.notebook_runs import Run, run_key, run_or_reuse
 from tests.wording import english_words
 
 # The English lessons with runnable blocks (a Russian twin's notebook has the same code cells).
@@ -45,7 +44,7 @@ def lesson_runs(server, reader_env, tmp_path_factory) -> dict[str, Run]:
         with urllib.request.urlopen(f"{server}/lessons/{lesson}.ipynb") as response:
             notebook = nbformat.reads(response.read().decode(), as_version=4)
         workdir = tmp_path_factory.mktemp(f"{lesson}-reader")
-        jobs[lesson] = (notebook, workdir, CACHE / f"lesson-{lesson}-{run_key(notebook, reader_env, workdir)}.json")
+        jobs[lesson] = (notebook, workdir, run_key(notebook, reader_env, workdir))
     return run_or_reuse(reader_env, jobs)
 
 

@@ -10,7 +10,7 @@ warn; with changed settings the notebook says that the run is not the page's.
 A run is not repeated when an earlier one completed with the same key (:func:`run_key`: the
 code cells, the reader's environment, which pins mlp_ref's wheel by SHA-256, the files beside
 the notebook, the environment variables a cell reads): the checks then read that run's
-outputs. ``MLP_CACHE=0`` runs everything.
+outputs (mlp_site/cache.py).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import urllib.request
 import nbformat
 import pytest
 
-from tests.notebook_runs import CACHE, Run, run_key, run_or_reuse
+from tests.notebook_runs import Run, run_key, run_or_reuse
 
 CLAIM_WARNING = "ClaimWarning"
 # (lab, {setting: new value}) for the edited run: a shorter run, as a student might try first.
@@ -53,9 +53,8 @@ def student_runs(server, reader_env, tmp_path_factory):
     """Each lab downloaded and run as it is, and run with its settings edited: {(lab, kind): Run}.
 
     The four runs are separate kernels, so they run two at a time (one per core of this machine).
-    A run whose key (:func:`run_key`) matches a completed run in ``.cache/reader-notebooks/`` is
-    not repeated: it would execute the same code in the same environment. ``MLP_CACHE=0``
-    turns that off, and a fresh clone (CI) has no cache.
+    A run whose key (:func:`run_key`) matches a completed run kept in the cache is not
+    repeated: it would execute the same code in the same environment.
     """
     jobs = {}
     for lab in sorted(EDITS):
@@ -65,8 +64,7 @@ def student_runs(server, reader_env, tmp_path_factory):
             if kind == "edited":
                 edit_settings(notebook, EDITS[lab])
                 (workdir / "my_words.txt").write_text("\n".join(MY_WORDS) + "\n", encoding="utf-8")
-            entry = CACHE / f"{lab}-{kind.replace(' ', '_')}-{run_key(notebook, reader_env, workdir)}.json"
-            jobs[lab, kind] = (notebook, workdir, entry)
+            jobs[lab, kind] = (notebook, workdir, run_key(notebook, reader_env, workdir))
     return run_or_reuse(reader_env, jobs)
 
 
@@ -108,7 +106,7 @@ def russian_first_cells(server, reader_env, tmp_path_factory):
         code = [i for i, cell in enumerate(notebook.cells) if cell.cell_type == "code"]
         notebook.cells = notebook.cells[:code[1] + 1] + [nbformat.v4.new_code_cell(PROBE)]
         workdir = tmp_path_factory.mktemp(f"{lab}-ru-student")
-        jobs[lab] = (notebook, workdir, CACHE / f"{lab}-ru_first_cells-{run_key(notebook, reader_env, workdir)}.json")
+        jobs[lab] = (notebook, workdir, run_key(notebook, reader_env, workdir))
     with pytest.MonkeyPatch.context() as patch:
         patch.delenv("MLP_LANG", raising=False)  # a reader's machine: the notebook alone decides
         return run_or_reuse(reader_env, jobs)

@@ -1,6 +1,6 @@
 """Material's search entries reused from the cache are the entries Material would make now.
 
-mlp_site.search_cache stores each page's entries under a digest of what Material's indexing
+mlp_site.search_cache stores each page's entries under a key of what Material's indexing
 reads. A reused entry must equal a fresh indexing of the same page, for any site address, and
 any change of the page (its HTML, its address, its metadata) must index it again.
 """
@@ -13,6 +13,7 @@ import pytest
 from material.plugins.search.plugin import SearchIndex, SearchPlugin
 from mkdocs.structure.toc import get_toc
 
+from mlp_site import cache
 
 from mlp_site import search_cache
 
@@ -29,6 +30,14 @@ def page(content=HTML, url="lessons/01-neuron/", site=SITE, meta=None):
     return SimpleNamespace(content=content.replace(SITE, site), url=url, title="The neuron", toc=toc, meta=meta or {})
 
 
+@pytest.fixture(autouse=True)
+def kept(tmp_path, monkeypatch):
+    """The cache's entries, in a folder of this test."""
+    monkeypatch.setattr(cache, "FOLDER", tmp_path)
+    monkeypatch.setenv(cache.SWITCH, "1")
+    return tmp_path / "build"
+
+
 @pytest.fixture
 def settings():
     plugin = SearchPlugin()
@@ -42,23 +51,23 @@ def fresh(settings, a_page):
     return index.entries
 
 
-def through_cache(settings, a_page, folder, site=SITE):
+def through_cache(settings, a_page, site=SITE):
     index = SearchIndex(**settings)
-    search_cache.cached_indexing(index, settings, site, cache=folder)(a_page)
+    search_cache.cached_indexing(index, settings, site)(a_page)
     return index.entries
 
 
-def test_a_reused_entry_is_the_fresh_indexing_for_any_site_address(settings, tmp_path):
+def test_a_reused_entry_is_the_fresh_indexing_for_any_site_address(settings, kept):
     expected = fresh(settings, page())
     assert len(expected) == 3 and SITE in expected[0]["text"]  # three sections; the address is in the text
-    assert through_cache(settings, page(), tmp_path) == expected  # stored
-    assert len(list(tmp_path.glob("*.json"))) == 1
-    stored = next(tmp_path.glob("*.json")).read_text(encoding="utf-8")
+    assert through_cache(settings, page()) == expected  # stored
+    assert len(list(kept.glob("*.json"))) == 1
+    stored = next(kept.glob("*.json")).read_text(encoding="utf-8")
     assert SITE not in stored  # kept with a placeholder
-    assert through_cache(settings, page(), tmp_path) == expected  # reused
+    assert through_cache(settings, page()) == expected  # reused
     other = "http://127.0.0.1:40123/"
-    assert through_cache(settings, page(site=other), tmp_path, site=other) == fresh(settings, page(site=other))
-    assert len(list(tmp_path.glob("*.json"))) == 1  # the same entry served both addresses
+    assert through_cache(settings, page(site=other), site=other) == fresh(settings, page(site=other))
+    assert len(list(kept.glob("*.json"))) == 1  # the same entry served both addresses
 
 
 @pytest.mark.parametrize("change", [
@@ -66,9 +75,9 @@ def test_a_reused_entry_is_the_fresh_indexing_for_any_site_address(settings, tmp
     {"url": "lessons/02-depth/"},
     {"meta": {"search": {"boost": 2}}},
 ])
-def test_any_change_of_the_page_indexes_it_again(settings, tmp_path, change):
-    through_cache(settings, page(), tmp_path)
+def test_any_change_of_the_page_indexes_it_again(settings, kept, change):
+    through_cache(settings, page())
     changed = page(**change)
-    assert through_cache(settings, changed, tmp_path) == fresh(settings, changed) != fresh(settings, page())
-    if "url" not in change:  # the page's old entry is replaced, not kept beside the new one
-        assert len(list(tmp_path.glob("*.json"))) == 1
+    assert through_cache(settings, changed) == fresh(settings, changed) != fresh(settings, page())
+    assert len(list(kept.glob("*.json"))) == 2  # kept by key: the page's old entry beside the new one
+    assert through_cache(settings, page()) == fresh(settings, page())  # and found again

@@ -118,6 +118,45 @@ def test_notebook_figures_have_real_alt_text(built_site):
         assert "No description has been provided for this image" not in page, f"{folder}labs/{lab}: figure without alt text"
 
 
+class ProseText(HTMLParser):
+    """The text a reader sees as prose: no scripts, styles, code, outputs (``pre``) or math source."""
+
+    SKIP = {"script", "style", "pre", "code", "annotation", "math", "svg"}
+
+    def __init__(self):
+        super().__init__()
+        self.depth, self.parts = 0, []
+
+    def handle_starttag(self, tag, attrs):
+        if tag in self.SKIP:
+            self.depth += 1
+
+    def handle_endtag(self, tag):
+        if tag in self.SKIP and self.depth:
+            self.depth -= 1
+
+    def handle_data(self, data):
+        if not self.depth:
+            self.parts.append(data)
+
+
+def literal_emphasis(html: str) -> list[str]:
+    """Markdown emphasis left as text (``*word*``), as a Markdown cell's raw HTML block shows it."""
+    parser = ProseText()
+    parser.feed(html)
+    return re.findall(r"(?<![\w*])\*[^\s*][^*\n]*?(?<!\s)\*(?![\w*])", "".join(parser.parts))
+
+
+def test_lab_pages_show_no_markdown_emphasis_as_asterisks(built_site):
+    """An answer's <details> whose text starts on the line after <summary> is a raw HTML block: its
+    Markdown is not rendered, and the reader saw "only the *average*" with the asterisks."""
+    assert literal_emphasis("<details><summary>A</summary>\nOnly the *average* of <code>a*b*c</code></details>") \
+        == ["*average*"]
+    for folder, lab, _ in lab_pages():
+        page = (built_site / folder / "labs" / lab / "index.html").read_text(encoding="utf-8")
+        assert literal_emphasis(page) == [], f"{folder}labs/{lab}: Markdown emphasis shown as asterisks"
+
+
 # --- the notebook steps alone, as each edition's build runs them ------------------------------------
 
 def edition_config(language: str, site_dir) -> MkDocsConfig:

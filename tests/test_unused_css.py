@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mlp_site import notebook_downloads
+from mlp_site import cache, notebook_downloads
 
 from mlp_site import unused_css
 
@@ -39,9 +39,10 @@ def test_unused_css_with_no_classes_keeps_only_rules_without_classes():
 
 def test_the_pruned_sheet_is_cached_by_sheet_classes_and_code(monkeypatch, tmp_path):
     downloads = notebook_downloads
-    monkeypatch.setattr(downloads, "PRUNED_CACHE", tmp_path)
+    monkeypatch.setattr(cache, "FOLDER", tmp_path)
+    monkeypatch.setenv(cache.SWITCH, "1")
     first = downloads._pruned_sheet(CSS, {"jp-Cell"})
     monkeypatch.setattr(downloads, "prune", lambda css, classes: "pruned again")
     assert downloads._pruned_sheet(CSS, {"jp-Cell"}) == first  # from the cache
     assert downloads._pruned_sheet(CSS, {"jp-Cell", "jp-Toolbar"}) == "pruned again"  # other classes
-    assert len(list(tmp_path.glob("*.css"))) == 2
+    assert len(list(tmp_path.glob("build/pruned-css-*.json"))) == 2

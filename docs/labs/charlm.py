@@ -450,29 +450,35 @@ finish(page_start)
 #    loss improve, and by more than the spread across seeds?
 #
 # <details><summary>Answer</summary>
+#
 # Run <code>python -m mlp_ref.labs.charlm --context 5</code> and compare the "init fixes"
 # row with this page's table; a difference smaller than the standard deviations over
 # seeds is not evidence either way.
+#
 # </details>
 #
 # 2. Why can batch normalization make $b_1$ redundant but not $b_2$?
 #
 # <details><summary>Answer</summary>
+#
 # $b_1$ is added just before the batch mean is subtracted, so it cancels exactly, and
 # $\beta$ takes over its role. $b_2$ comes after the tanh and the output layer, where
 # nothing is normalized.
+#
 # </details>
 #
 # 3. Smoothing adds `alpha` to every bigram count. Try `--alpha 0.01` and `--alpha 3`
 #    (`ALPHA` in the first cell) and explain the direction of the change in the bigram's validation loss.
 #
 # <details><summary>Answer</summary>
+#
 # Smoothing protects against (previous, next) pairs that never occur in the training
 # split: without it such a pair has probability zero and infinite loss. Count how many
 # validation windows contain an unseen pair (for example with <code>fit_bigram</code>
 # and <code>alpha</code> tiny, then look for the largest per-window losses). When almost
 # every validation pair was seen in training, less smoothing fits the data better, and a
 # large <code>alpha</code> pulls every row of the table towards uniform.
+#
 # </details>
 #
 # 4. Rerun the experiment with a budget {@ lab_b.long_factor @} times larger:
@@ -481,6 +487,7 @@ finish(page_start)
 #    that no longer holds). Which of the statements of section 6 still hold?
 #
 # <details><summary>Answer</summary>
+#
 # Compare each gap with the spread across seeds before calling it real. One effect to
 # look for: batch normalization makes the loss independent of the scale of $W_1$, so the
 # gradient with respect to $W_1$ shrinks as $1/\lVert W_1 \rVert$ and a step changes the
@@ -490,6 +497,7 @@ finish(page_start)
 # whether the naive network without batch normalization gains more from the longer budget
 # than its batch-normalized twin, and whether the gap between the two "init fixes" rows
 # stays larger than the spread across seeds.
+#
 # </details>
 #
 # ## Check yourself
@@ -498,6 +506,7 @@ finish(page_start)
 #    $\ln V$ at step 0 mean?
 #
 # <details><summary>Answer</summary>
+#
 # Only the *average* over random draws of the weights is bound to be at least $\ln V$:
 # cross entropy is convex in the logits, and with $W_2$ and $b_2$ centred at zero the
 # average logits are all equal, which gives exactly $\ln V$. One draw can start a little
@@ -505,14 +514,17 @@ finish(page_start)
 # initializations, and by how much. A loss *far* below $\ln V$ at step 0 means the untrained
 # model already prefers the right characters: suspect that the evaluation leaks training
 # information.
+#
 # </details>
 #
 # 2. Why is the test loss reported for one model only?
 #
 # <details><summary>Answer</summary>
+#
 # Choosing among models by their test loss would turn the test split into a second
 # validation split, and the reported number would be optimistic. The choice is made on
 # validation loss; the test split is used once, for the chosen model.
+#
 # </details>
 #
 # ## Sources

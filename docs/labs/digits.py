@@ -507,10 +507,12 @@ finish(page_start)
 #    away from the end? Does the test accuracy change by more than the spread over seeds?
 #
 # <details><summary>Answer</summary>
+#
 # Compare the "chosen epochs" column and the mean ± sd of the study table with this
 # page's. If the chosen epochs are no longer at the end, the validation loss has started
 # to rise and the checkpoint now matters. A change of the mean smaller than the standard
 # deviations is not evidence either way.
+#
 # </details>
 #
 # 2. The study chose the largest network. Give it a fair competitor: the same budget in
@@ -518,27 +520,33 @@ finish(page_start)
 #    [64, 512, 256, 10] takes for {@ lab_a.epochs @}?
 #
 # <details><summary>Answer</summary>
+#
 # Divide the two "time / epoch" entries and multiply by {@ lab_a.epochs @}. Then run the small network
 # for that many epochs (<code>--epochs N --study 64,32,10</code>) and compare validation
 # accuracies. Timings vary from run to run, so round generously; the point is that
 # "equal epochs" favours the network that does more work per epoch.
+#
 # </details>
 #
 # 3. Why does the lab divide the last batch's gradient by its own size rather than by {@ lab_a.batch_size @}?
 #
 # <details><summary>Answer</summary>
+#
 # The loss is a mean over the batch, so its gradient is a mean too. Dividing the sum of
 # the last batch's per-example gradients by {@ lab_a.batch_size @} would shrink that step by the factor
 # (last batch size)/{@ lab_a.batch_size @}, a silent change of learning rate for one batch in every epoch.
+#
 # </details>
 #
 # 4. Run section 8 on real MNIST. Which validation accuracy do you get, and is it fair to
 #    compare it with the digits numbers above?
 #
 # <details><summary>Answer</summary>
+#
 # It is a different data set (more pixels, many more training rows, different writers),
 # so the numbers are not comparable: report it as its own result, with its own split and
 # seed. This page claims no MNIST number because it made no MNIST run.
+#
 # </details>
 #
 # 5. Run `python -m mlp_ref.labs.digits --epochs 3 --study 64,32,16,10` and compare its
@@ -546,6 +554,7 @@ finish(page_start)
 #    them wrong?
 #
 # <details><summary>Answer</summary>
+#
 # Not necessarily. They start from different initializations: He-normal weights with zero
 # biases in <code>mlp_ref</code>, Glorot-uniform weights (a smaller scale for these layer
 # widths) and random biases in scikit-learn. After a few epochs each run still depends
@@ -553,6 +562,7 @@ finish(page_start)
 # agreement this page checks is a statement about the {@ lab_a.epochs @}-epoch budget, not about every
 # budget. To test the code itself, start both from the same weights: that is what the
 # one-step parity test in <code>tests/test_sklearn_parity.py</code> does.
+#
 # </details>
 #
 # ## Check yourself
@@ -560,45 +570,55 @@ finish(page_start)
 # 1. Why is the test split evaluated only once, after the epoch and the size are chosen?
 #
 # <details><summary>Answer</summary>
+#
 # Every choice made by looking at a split fits that split a little. If the test split were
 # used to choose, its accuracy would be optimistic, and no untouched data would be left
 # to measure the chosen model.
+#
 # </details>
 #
 # 2. The gradient check passes. Does that prove training will work?
 #
 # <details><summary>Answer</summary>
+#
 # No. It shows that the backward pass computes the derivative of the loss that the forward
 # pass computes. A bad learning rate, a bad initialization or the wrong loss for the task
 # can still make training fail with a perfect gradient.
+#
 # </details>
 #
 # 3. The paired table shows `mlp_ref` and `MLPClassifier` differing seed by seed. Is one
 #    of them wrong?
 #
 # <details><summary>Answer</summary>
+#
 # Not by that evidence. They start from different random weights (He-normal vs
 # Glorot-uniform) and see the batches in different orders, and one test image is worth
 # a noticeable fraction of a point (section 4 prints how much). Compare the per-seed
 # differences with the spread over seeds of each model: a gap of that size is noise. A
 # wrong gradient would show up in the gradient check, and as a much larger gap.
+#
 # </details>
 #
 # 4. What would go wrong if the split were not stratified?
 #
 # <details><summary>Answer</summary>
+#
 # With only a few dozen validation images per digit, an unlucky random split could leave one digit
 # with noticeably fewer images in validation or test than the others; accuracies would
 # then weigh the digits unequally, differently in each part.
+#
 # </details>
 #
 # 5. Why do all fits run on one thread?
 #
 # <details><summary>Answer</summary>
+#
 # So that the numbers do not depend on the number of BLAS threads (the order of additions
 # in a matrix product can change with it), and so that fit times of different models
 # compare like with like on a shared machine. It handicaps the models that can use many
 # cores, which the comparison says.
+#
 # </details>
 #
 # ## Sources

@@ -82,7 +82,8 @@ def begin(language: str, settings, page_settings, command: str, *, own_data: boo
 
 
 def finish(start: float) -> None:
-    """Print how long the notebook's cells took since :func:`begin` (it varies from run to run).
+    """Print how long the notebook's cells took since :func:`begin`, which its first cell after the imports
+    calls: without the kernel's start and the imports (it varies from run to run).
 
     Parameters
     ----------
@@ -90,4 +91,5 @@ def finish(start: float) -> None:
         What :func:`begin` returned.
     """
     seconds = time.perf_counter() - start
-    print(say(f"this notebook's cells ran in {seconds:.1f} s", ru=f"ячейки этого ноутбука выполнились за {seconds:.1f} с"))
+    print(say(f"this notebook's cells after its imports ran in {seconds:.1f} s",
+              ru=f"ячейки этого ноутбука после импортов выполнились за {seconds:.1f} с"))

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import griffe
+from prose.structure import generator_modules
 
 from .page_code import blocks_of, parse_fences
 
@@ -282,7 +283,8 @@ LAB_CELL = "# %%"
 def page_codes(src_uri: str, text: str, *, build_time: bool = True) -> list[str]:
     """The Python code of a page, block by block: a lesson's runnable ``python`` blocks (their
     snippets expanded) and, with ``build_time``, its markdown-exec blocks, whose code the
-    reader does not see; a lab's code cells (all of which the reader sees)."""
+    reader does not see, with the generator modules they import (mlp_ref/course/generators/); a
+    lab's code cells (all of which the reader sees)."""
     if src_uri.endswith(".py"):
         cells = text.split(f"\n{LAB_CELL}")
         return [cell.split("\n", 1)[-1] for cell in cells[1:] if not cell.startswith(" [markdown]")]
@@ -290,4 +292,5 @@ def page_codes(src_uri: str, text: str, *, build_time: bool = True) -> list[str]
     codes = [block.code for block in blocks_of(fences)]
     if build_time:
         codes += [fence.code for fence in fences if fence.runs_at_build]
+        codes += [path.read_text(encoding="utf-8") for path in generator_modules(text)]
     return codes

@@ -17,30 +17,27 @@ The nav gets a "Reference" section before "Sources". api_links.py links the less
 code and prose to these pages' entries.
 
 Rendering the pages (mkdocstrings reads the package with griffe and fills its templates) is
-the reference's cost on every build, so a rendered page is kept in ``.cache/reference/``
+the reference's cost on every build, so a rendered page is kept (cache.py)
 under a key of its text, every file of ``mlp_ref``, and what render_cache.py keys every
 page on (the plugin, the pins, mkdocs.yml, Python; render_cache.py leaves these pages
 to this module). mkdocstrings tells mkdocs-autorefs where each entry is while it renders a page;
 those calls are recorded with the page and made again when the page comes from the cache, so
 the links to its entries resolve (and ``--strict`` still fails on a missing one).
-``MLP_CACHE=0`` turns the cache off, as it does the render cache.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation, get_navigation
 
+from . import cache
 from .api_names import PACKAGE, load_package, lookup, page_codes, page_scope
-from .render_cache import _restore, _saved, cache_key, enabled
+from .render_cache import _restore, _saved, cache_key
 
 ROOT = Path(__file__).resolve().parents[2]
-CACHE = ROOT / ".cache" / "reference"
 FOLDER = "reference"
 SECTION = "Reference"
 BEFORE = "Sources"  # the nav entry the section goes before (at the end if there is none)
@@ -175,10 +172,7 @@ def on_files(files: Files, config) -> Files:
 
 def package_digest(root: Path = ROOT) -> str:
     """A digest of every file of mlp_ref: what a reference page documents."""
-    digest = hashlib.sha256()
-    for path in sorted((root / PACKAGE).rglob("*.py")):
-        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
+    return cache.key("package", *cache.files(sorted((root / PACKAGE).rglob("*.py")), root))
 
 
 def on_pre_page(page, config, files):
@@ -189,10 +183,9 @@ def on_pre_page(page, config, files):
     render, autorefs = page.render, config.plugins["autorefs"]
 
     def cached_render(config, files):
-        key = cache_key(page.markdown, {"reference": _state["digest"]})
-        entry = CACHE / f"{Path(page.file.src_uri).stem}-{key}.json"
-        if enabled() and entry.is_file():
-            stored = json.loads(entry.read_text(encoding="utf-8"))
+        key = cache_key(page.markdown, {"reference": _state["digest"], "page": page.file.src_uri}, kind="reference")
+        stored = cache.load("build", key)
+        if stored is not None:
             _restore(page, stored["page"], files)
             for call in stored["anchors"]:
                 autorefs.register_anchor(page, call["identifier"], call["anchor"], title=call["title"],
@@ -213,11 +206,7 @@ def on_pre_page(page, config, files):
             render(config, files)
         finally:
             del autorefs.register_anchor  # the plugin's own method again
-        if enabled():
-            CACHE.mkdir(parents=True, exist_ok=True)
-            for old in CACHE.glob(f"{Path(page.file.src_uri).stem}-*.json"):
-                old.unlink()
-            entry.write_text(json.dumps({"page": _saved(page), "anchors": calls}), encoding="utf-8")
+        cache.save("build", key, {"page": _saved(page), "anchors": calls})
 
     page.render = cached_render  # as render_cache.py wraps the other pages' (mkdocs/mkdocs#2384)
     return page

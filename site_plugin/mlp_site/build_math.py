@@ -9,19 +9,17 @@ MathML that a screen reader reads. Where the TeX is:
 - lab pages: mkdocs-jupyter leaves the notebook's ``$...$`` and ``$$...$$`` as text in its
   rendered-Markdown elements (``jp-RenderedMarkdown``).
 
-Rendered equations are kept in ``.cache/math/`` under KaTeX's version and the renderer
-script's hash, so a rebuild of ``mkdocs serve`` renders only the TeX that changed
-(``MLP_CACHE=0`` starts from nothing, as render_cache.py does). A page with math gets
+A page's rendered equations are kept (mlp_site/cache.py) under a key of its TeX, KaTeX's version
+and the renderer script, so a rebuild of ``mkdocs serve`` renders only the pages whose TeX
+changed. A page with math gets
 KaTeX's stylesheet (served from the site with its fonts, WOFF2 only); a page without gets
 nothing. TeX that KaTeX cannot render fails the build, naming the page and the TeX.
 """
 
 from __future__ import annotations
 
-import hashlib
 import html
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -33,10 +31,11 @@ from mkdocs.utils import get_relative_url
 
 from .lab_files import is_lab
 
+from . import cache
+
 ROOT = Path(__file__).resolve().parents[2]
 KATEX = ROOT / "node_modules" / "katex" / "dist"
 RENDERER = Path(__file__).with_name("render_math.cjs")
-CACHE = ROOT / ".cache" / "math"
 SITE_CSS = "assets/katex/katex.min.css"
 
 ARITHMATEX = re.compile(
@@ -51,13 +50,7 @@ DIV_TAG = re.compile(r"<(/?)div\b", re.IGNORECASE)
 # mkdocs-jupyter's MathJax 2 block (an empty script tag and its configuration): nothing to load.
 JUPYTER_MATHJAX = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->\s*", re.DOTALL)
 
-_rendered: dict[str, str] = {}  # cache key -> HTML, from the cache file and this build
-_used: set[str] = set()  # the keys this build's pages need: what the cache file keeps
-_state = {"version": None, "changed": False}
-
-
-def _key(tex: str, display: bool) -> str:
-    return ("D" if display else "I") + tex
+_state = {"version": None}
 
 
 def _node() -> str:
@@ -76,21 +69,21 @@ def _check_installed() -> None:
 
 def render(items: list[tuple[str, bool]], where: str) -> list[str]:
     """HTML of each ``(tex, display)`` in ``items``, rendered by KaTeX in one Node call (cached)."""
-    _used.update(_key(tex, display) for tex, display in items)
-    todo = sorted({_key(tex, display): (tex, display) for tex, display in items
-                   if _key(tex, display) not in _rendered}.items())
-    if todo:
-        result = subprocess.run([_node(), str(RENDERER)], input=json.dumps([item for _, item in todo]),
-                                capture_output=True, text=True, check=False)
-        if result.returncode != 0:
-            raise PluginError(f"{where}: the math renderer failed (exit {result.returncode}): {result.stderr[-2000:]}")
-        answer = json.loads(result.stdout)
-        for (key, (tex, _)), out in zip(todo, answer["results"], strict=True):
-            if "error" in out:
-                raise PluginError(f"{where}: KaTeX cannot render {tex!r}: {out['error']}")
-            _rendered[key] = out["html"]
-        _state["changed"] = True
-    return [_rendered[_key(tex, display)] for tex, display in items]
+    key = cache.key("math", _state["version"], RENDERER, items)
+    kept = cache.load("build", key)
+    if kept is not None:
+        return kept
+    result = subprocess.run([_node(), str(RENDERER)], input=json.dumps(items),
+                            capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        raise PluginError(f"{where}: the math renderer failed (exit {result.returncode}): {result.stderr[-2000:]}")
+    answer = json.loads(result.stdout)
+    for (tex, _), out in zip(items, answer["results"], strict=True):
+        if "error" in out:
+            raise PluginError(f"{where}: KaTeX cannot render {tex!r}: {out['error']}")
+    rendered = [out["html"] for out in answer["results"]]
+    cache.save("build", key, rendered)
+    return rendered
 
 
 def _render_arithmatex(text: str, where: str) -> tuple[str, int]:
@@ -144,11 +137,6 @@ def _render_dollars(text: str, where: str) -> tuple[str, int]:
     return "".join(pieces + [text[last:]]), len(found)
 
 
-def _cache_file() -> Path:
-    script = hashlib.sha256(RENDERER.read_bytes()).hexdigest()[:12]
-    return CACHE / f"katex-{_state['version']}-{script}.json"
-
-
 def _katex_version() -> str:
     return json.loads((KATEX.parent / "package.json").read_text(encoding="utf-8"))["version"]
 
@@ -156,11 +144,6 @@ def _katex_version() -> str:
 def on_config(config):
     _check_installed()
     _state["version"] = _katex_version()
-    _rendered.clear()
-    _used.clear()
-    if os.environ.get("MLP_CACHE", "1") != "0" and _cache_file().is_file():
-        _rendered.update(json.loads(_cache_file().read_text(encoding="utf-8")))
-    _state["changed"] = False
     return config
 
 
@@ -191,13 +174,3 @@ def on_post_page(output: str, page, config) -> str:
     href = get_relative_url(SITE_CSS, page.url or ".")
     return output.replace("</head>", f'<link rel="stylesheet" href="{href}">\n</head>', 1)
 
-
-def on_post_build(config) -> None:
-    """Keep what this build rendered, and nothing it no longer needs, for the next build."""
-    if _state["changed"] or _used != set(_rendered):
-        CACHE.mkdir(parents=True, exist_ok=True)
-        for old in CACHE.glob("katex-*.json"):
-            old.unlink()
-        kept = {key: _rendered[key] for key in sorted(_used)}
-        _cache_file().write_text(json.dumps(kept), encoding="utf-8")
-        _state["changed"] = False

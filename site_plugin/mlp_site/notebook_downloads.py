@@ -10,7 +10,7 @@ mkdocs-jupyter inlines about 590 KB of Jupyter CSS into every lab page, nearly a
 for parts of JupyterLab that a page never shows. The step moves each inline style sheet
 into a file, keeps only the rules that can match an element of the lab pages
 (unused_css.py), and names the file by its content's hash, so a reader downloads it
-once and caches it. The pruned sheet is kept in ``.cache/jupyter-css/`` under a key of the
+once and caches it. The pruned sheet is kept (cache.py) under a key of the
 full sheet, the classes of the lab pages and the pruning code: pruning takes seconds, and
 ``make serve`` rebuilds every page on each edit.
 """
@@ -24,13 +24,13 @@ from pathlib import Path, PurePosixPath
 import jupytext
 from mkdocs.structure.files import File, Files
 
+from . import cache
 from .lab_files import is_lab
 from .unused_css import classes_in, prune
 from .edition import edition_folder
 from .words import say
 
 ROOT = Path(__file__).resolve().parents[2]
-PRUNED_CACHE = ROOT / ".cache" / "jupyter-css"
 
 
 def on_files(files: Files, config) -> Files:
@@ -68,7 +68,6 @@ INLINE_STYLE = re.compile(r"<style[^>]*>(?P<css>.*?)</style>", re.DOTALL)
 LARGE_STYLE = 20_000  # bytes; small inline styles stay where they are
 _style_sheets: dict[str, str] = {}  # name by the full sheet's hash -> the full sheet
 _classes: set[str] = set()  # every class on an element of a lab page
-_cache_used: set[Path] = set()  # the cache entries this build used: the ones kept after it
 _pruned: dict[str, tuple[str, str]] = {}  # name by the full sheet's hash -> (name by its own hash, pruned sheet)
 
 
@@ -116,23 +115,17 @@ def on_page_content(html: str, page, config, files) -> str:
 
 def _pruned_sheet(css: str, classes: set[str]) -> str:
     """``prune(css, classes)``, from the cache when the same sheet, classes and code made it."""
-    key = hashlib.sha256("\0".join([css, " ".join(sorted(classes)),
-                                     Path(__file__).with_name("unused_css.py").read_text(encoding="utf-8")])
-                         .encode()).hexdigest()[:24]
-    entry = PRUNED_CACHE / f"{key}.css"
-    _cache_used.add(entry)
-    if entry.is_file():
-        return entry.read_text(encoding="utf-8")
-    kept = prune(css, classes)
-    PRUNED_CACHE.mkdir(parents=True, exist_ok=True)
-    entry.write_text(kept, encoding="utf-8")
+    key = cache.key("pruned-css", css, sorted(classes), Path(__file__).with_name("unused_css.py"))
+    kept = cache.load("build", key)
+    if kept is None:
+        kept = prune(css, classes)
+        cache.save("build", key, kept)
     return kept
 
 
 def on_env(env, config, files):
     """Every lab page's content is known now (pages are built after all are read): prune."""
     _pruned.clear()
-    _cache_used.clear()
     for name, css in _style_sheets.items():
         kept = _pruned_sheet(css, _classes)
         _pruned[name] = (_sheet_name(kept), kept)
@@ -149,8 +142,6 @@ def on_post_page(output: str, page, config) -> str:
 
 
 def on_post_build(config) -> None:
-    for old in set(PRUNED_CACHE.glob("*.css")) - _cache_used:
-        old.unlink()
     for name, css in _pruned.values():
         target = Path(config.site_dir) / name
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -21,16 +21,15 @@ solution) gets ``download``, so the browser saves it as the box says instead of 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
-import platform
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
-from functools import cache
 from importlib import metadata
 from pathlib import Path, PurePosixPath
 
@@ -42,13 +41,13 @@ from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 
+from . import cache
 from .lab_files import edit_markdown_cells, is_download_notebook, is_lab
 from .words import say
 
 ROOT = Path(__file__).resolve().parents[2]
 DOWNLOADS = "downloads"
 READER_REQUIREMENTS = "requirements-reader.txt"
-WHEELS = ROOT / ".cache" / "wheels"
 SITE_BUILD_ENV = "MLP_SITE_BUILD"  # read by mlp_ref.course.claims
 # What the pages, labs and exercises import beyond mlp_ref itself; everything they pull in
 # comes along, pinned as in requirements.txt.
@@ -80,33 +79,24 @@ def project_urls(repo_url: str | None) -> str:
     return f'\n[project.urls]\nSource = "{repo}"\nIssues = "{repo}/issues"\n'
 
 
-def _sources_digest(urls: str = "") -> str:
-    digest = hashlib.sha256(urls.encode())
-    for path in _wheel_sources():
-        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
+def _wheel_key(urls: str = "") -> str:
+    return cache.key("wheel", urls, metadata.version("setuptools"), *cache.files(_wheel_sources(), ROOT))
 
 
-@cache
-def _build_wheel(digest: str, urls: str = "") -> Path:
-    """The wheel of this checkout's mlp_ref, kept in ``.cache/wheels/`` under ``digest`` (its sources,
-    with the Python and setuptools that build it): built (offline, no build isolation) only when
-    that changed, not on every live-preview rebuild. ``MLP_CACHE=0`` always builds it."""
-    kept = WHEELS / f"{digest[:24]}-py{platform.python_version()}-setuptools{metadata.version('setuptools')}"
-    if os.environ.get("MLP_CACHE", "1") != "0":
-        wheels = list(kept.glob("mlp_ref-*.whl"))
-        if len(wheels) == 1:
-            return wheels[0]
-        wheel = _pip_wheel(urls)
-        for old in WHEELS.glob("*"):  # one kept wheel: the newest sources'
-            if old != kept:
-                shutil.rmtree(old, ignore_errors=True)
-        kept.mkdir(parents=True, exist_ok=True)
-        partial = kept / f".{wheel.name}.{os.getpid()}"  # a build beside this one never reads half a file
-        shutil.copy2(wheel, partial)
-        os.replace(partial, kept / wheel.name)
-        return kept / wheel.name
-    return _pip_wheel(urls)
+@functools.cache
+def _build_wheel(key: str, urls: str = "") -> Path:
+    """The wheel of this checkout's mlp_ref, kept (mlp_site/cache.py) under ``key`` (its sources, with
+    the Python and setuptools that build it): built (offline, no build isolation) only when that
+    changed, not on every live-preview rebuild."""
+    kept = cache.folder("reader", key)
+    wheels = list(kept.glob("mlp_ref-*.whl"))
+    if len(wheels) == 1:
+        return wheels[0]
+    wheel = _pip_wheel(urls)
+    partial = kept / f".{wheel.name}.{os.getpid()}"  # a build beside this one never reads half a file
+    shutil.copy2(wheel, partial)
+    os.replace(partial, kept / wheel.name)
+    return kept / wheel.name
 
 
 def _pip_wheel(urls: str = "") -> Path:
@@ -316,7 +306,7 @@ class ReaderDownloads:
 
     def __init__(self, site_url: str, repo_url: str | None = None):
         urls = project_urls(repo_url)
-        self.wheel = _build_wheel(_sources_digest(urls), urls)
+        self.wheel = _build_wheel(_wheel_key(urls), urls)
         self.wheel_bytes = self.wheel.read_bytes()
         self.sha256 = hashlib.sha256(self.wheel_bytes).hexdigest()
         base = site_url if site_url.endswith("/") else site_url + "/"
@@ -408,10 +398,11 @@ def box_lines(kind: str, downloads: ReaderDownloads, notebook_link: str | None =
                    "ячейке кода: измените их и выполните все ячейки."),
         ]
         if lab_seconds is not None:
-            lines[-1] += say(f" Running every cell with the page's settings took {lab_seconds:.0f} s on the "
-                             "machine that made this page.",
-                             ru=f" На машине, которая собрала эту страницу, все ячейки с её настройками "
-                                f"выполнились за {lab_seconds:.0f} с.")
+            lines[-1] += say(f" On the machine that made this page, the whole notebook with the page's settings "
+                             f"took {lab_seconds:.0f} s: starting its kernel, running every cell and turning it into "
+                             "this page.",
+                             ru=f" На машине, которая собрала эту страницу, весь ноутбук с её настройками занял "
+                                f"{lab_seconds:.0f} с: запуск ядра, выполнение всех ячеек и превращение в эту страницу.")
     elif kind == "lesson":
         lines += [
             "",

@@ -23,9 +23,9 @@ the result on:
 A change to any of them renders the page again; nothing else does, so a cached page is the
 page that the same code would make now. (MkDocs's own ``serve`` keeps imported modules; the
 cache and :func:`on_pre_build` make sure an edit of ``mlp_ref`` during ``make serve`` re-imports
-it and renders again every page whose code imports the module edited.) The cache lives in
-``.cache/pages/``, one entry per page (a new entry replaces the page's old one).
-``MLP_CACHE=0`` turns it off; a fresh clone (CI) has none. Every page gets ``render_seconds``:
+it and renders again every page whose code imports the module edited.) Entries are kept by
+mlp_site/cache.py (namespace ``build``) beside those of other runs; a fresh clone (CI) has none.
+Every page gets ``render_seconds``:
 how long its render took, in the run that made it, and ``rendered_at``: None when this build
 rendered it, else when the render it reuses ran.
 """
@@ -37,10 +37,8 @@ import datetime
 import functools
 import hashlib
 import importlib
-import json
 import logging
 import os
-import platform
 import re
 import sys
 import threading
@@ -49,12 +47,11 @@ from pathlib import Path
 
 from mkdocs.structure.toc import get_toc
 
+from . import cache
 from .lab_files import is_lab
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
-CACHE = ROOT / ".cache" / "pages"
-SWITCH = "MLP_CACHE"
 # Folders of code that a page's render may run; every file in them is part of every key, but
 # for the modules of mlp_ref, of which a key holds only those the page imports (see imported).
 CODE = ("mlp_ref", "prose", "snippets", "site_plugin", "docs/exercises")
@@ -64,10 +61,6 @@ PACKAGE = "mlp_ref"
 ENVIRONMENT = ("MLP_SITE_BUILD", "MLP_LANG", "MNIST_DIR", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MPLBACKEND")
 # Packages of this checkout that a render imports: dropped before each build (see on_pre_build).
 OWN_PACKAGES = ("mlp_ref", "prose")
-
-
-def enabled() -> bool:
-    return os.environ.get(SWITCH, "1") != "0"
 
 
 def code_files(text: str, root: Path = ROOT) -> list[Path]:
@@ -160,16 +153,11 @@ def _module_imports(source: str, module: str, is_package: bool) -> frozenset[str
     return frozenset(_imports_of(ast.parse(source), module, is_package))
 
 
-def cache_key(text: str, settings: dict, root: Path = ROOT, environment: tuple[str, ...] = ENVIRONMENT) -> str:
-    """A digest of a page's ``text``, ``settings``, the code it may run and the ``environment`` variables."""
-    digest = hashlib.sha256(text.encode() + b"\0")
-    for path in code_files(text, root):
-        if path.is_file():
-            digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
-    digest.update(platform.python_version().encode())
-    digest.update(json.dumps(settings, sort_keys=True, default=str).encode())
-    digest.update(json.dumps({name: os.environ.get(name) for name in environment}, sort_keys=True).encode())
-    return digest.hexdigest()[:24]
+def cache_key(text: str, settings: dict, root: Path = ROOT, environment: tuple[str, ...] = ENVIRONMENT,
+              kind: str = "render") -> str:
+    """The key (mlp_site/cache.py) of a page's ``text``, ``settings``, the code it may run and the ``environment`` variables."""
+    return cache.key(kind, text, settings, {name: os.environ.get(name) for name in environment},
+                     *cache.files(code_files(text, root), root))
 
 
 def now_utc() -> str:
@@ -291,13 +279,12 @@ def on_pre_page(page, config, files):
     if page.file.generated_by is not None:  # the API reference's pages: api_reference.py caches them
         return page
     render = page.render  # MkDocs's, or mkdocs-jupyter's for a lab
-    prefix = page.file.src_uri.replace("/", "_")
 
     def cached_render(config, files):
         text = Path(page.file.abs_src_path).read_text(encoding="utf-8") if is_lab(page.file.src_uri) else page.markdown
-        entry = CACHE / f"{prefix}-{cache_key(_without_site(text, config), _settings(page, config, files))}.json"
-        if enabled() and entry.is_file():
-            stored = json.loads(entry.read_text(encoding="utf-8"))
+        key = cache_key(_without_site(text, config), {"page": page.file.src_uri, **_settings(page, config, files)})
+        stored = cache.load("build", key)
+        if stored is not None:
             if reads_unchanged(stored["reads"]):
                 stored["page"]["content"] = stored["page"]["content"].replace(SITE, config.site_url or "")
                 _restore(page, stored["page"], files)
@@ -315,15 +302,12 @@ def on_pre_page(page, config, files):
             logging.getLogger("mkdocs").removeHandler(warned)
         page.render_seconds = time.perf_counter() - start
         page.rendered_at = None  # in this build
-        if enabled() and not warned.count:
-            CACHE.mkdir(parents=True, exist_ok=True)
-            for old in CACHE.glob(f"{prefix}-*.json"):
-                old.unlink()
+        if not warned.count:
             state = _saved(page)
             state["content"] = _without_site(state["content"], config)
-            entry.write_text(json.dumps({"page": state, "seconds": page.render_seconds, "ran_at": now_utc(),
-                                         "reads": {name: file_digest(ROOT / name) for name in sorted(reads)}}),
-                             encoding="utf-8")
+            reads = {name: file_digest(ROOT / name) for name in sorted(reads)}
+            cache.save("build", key, {"src_uri": page.file.src_uri, "page": state, "seconds": page.render_seconds,
+                                      "ran_at": now_utc(), "reads": reads})
 
     # No MkDocs event can stand in for a page's render (every build renders every page: mkdocs/mkdocs#2384),
     # so the page's render method is wrapped, as mkdocs-jupyter's on_pre_page replaces it for a lab.

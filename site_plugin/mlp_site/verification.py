@@ -18,7 +18,7 @@ What this build checks, and so what the line may say:
 - **Labs.** The notebook's code cells ran without an error (mkdocs-jupyter, errors not allowed)
   and its claims held (mlp_ref.course.claims fails the build).
 - **When.** render_cache.py reuses a page's render, and this step a page's block results
-  (in ``.cache/blocks/``), from an earlier build when nothing they depend on has changed (the
+  (cache.py), from an earlier build when nothing they depend on has changed (the
   render cache's key, of the blocks' code rather than the whole page: the code, the mlp_ref
   modules it imports, snippets, the plugin, pins, Python, ...). The line says when each run was, the
   same words whether this build ran it or reused it: a page whose runs are reused is then
@@ -56,9 +56,10 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.utils import get_relative_url
 
+from . import cache
 from .lab_files import is_lab
 from .page_code import blocks_of, parse_fences, segments
-from .render_cache import ENVIRONMENT, cache_key, enabled, now_utc
+from .render_cache import ENVIRONMENT, cache_key, now_utc
 from .words import language, ru_plural, say
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -66,7 +67,6 @@ RUNNER = Path(__file__).resolve().parent / "block_runner.py"
 RUNNER_DROPS = ("MLP_SITE_BUILD", "MLP_LANG")  # the blocks run as a reader's code: no build marker, English
 # Every block's result, both editions, at the root of the site (tests/page_blocks.py reads it).
 RECORD = "_execution.json"
-BLOCK_CACHE = ROOT / ".cache" / "blocks"
 REPORT = "execution-report.md"
 LINE_CLASS = "mlp-verification"
 # The execution report's first paragraph states the build's commit and how long it took: figures
@@ -168,7 +168,7 @@ def check_blocks(record: PageRecord, pairs: list[tuple], ran: str = "this build"
     """Fill ``record`` from its blocks' results; warn (failing a strict build) on each mismatch.
 
     ``ran`` says where the results come from: "this build", "the twin" (this build's run of the
-    same code for the other edition) or "the cache" (an earlier build's run, .cache/blocks/)."""
+    same code for the other edition) or "the cache" (an earlier build's run, mlp_site/cache.py)."""
     record.blocks = len(pairs)
     for block, result in pairs:
         record.block_seconds += result["seconds"]
@@ -193,14 +193,6 @@ def check_blocks(record: PageRecord, pairs: list[tuple], ran: str = "this build"
                             "expected": block.expected, "output": result["output"], "error": result["error"],
                             "skipped": result["skipped"], "seconds": round(result["seconds"], 4),
                             "ran": ran, "verdict": verdict})
-
-
-def store(entry: Path, results: list[dict], ran_at: str) -> None:
-    """Keep a page's block results under its key, with when they ran (replacing the page's older entries)."""
-    BLOCK_CACHE.mkdir(parents=True, exist_ok=True)
-    for old in BLOCK_CACHE.glob(entry.name.rsplit("-", 1)[0] + "-*.json"):
-        old.unlink()
-    entry.write_text(json.dumps({"results": results, "ran_at": ran_at}), encoding="utf-8")
 
 
 # ---------------------------------------------------------------------------------------
@@ -348,9 +340,8 @@ def report_markdown(records: list[PageRecord], facts: dict[str, str], base: str,
             "*Код сборки* сделал таблицы (*Табл.*) и рисунки (*Рис.*) страницы (у лабораторной работы это ячейки "
             "кода её ноутбука). Время — в секундах на машине, где шёл запуск. *Запуск* говорит, когда он был: "
             "в этой сборке или в более ранней, результаты которой эта сборка взяла, потому что ничего, от чего "
-            f"они зависят, с тех пор не изменилось. Сборка заняла {build_seconds:.1f} с, пока не была готова "
-            "каждая страница и не выполнен каждый блок кода (блоки выполняются в отдельном процессе, рядом "
-            "со сборкой).",
+            "они зависят, с тех пор не изменилось. Сборка всех страниц и выполнение всех блоков кода "
+            f"заняли {build_seconds:.1f} с (блоки выполняются в отдельном процессе, параллельно со сборкой).",
             FACTS_CLASS,
             "",
             # short headers: the Russian words would make the table wider than the column at 1280 px
@@ -414,7 +405,7 @@ def blocks_key(blocks: list) -> str:
     # Whether each optional module is installed decides which blocks run: part of the key.
     installed = {block.needs: importlib.util.find_spec(block.needs) is not None for block in blocks if block.needs}
     return cache_key(runs_text(blocks), {"run": "code blocks", "installed": installed},
-                     environment=tuple(name for name in ENVIRONMENT if name not in RUNNER_DROPS))
+                     environment=tuple(name for name in ENVIRONMENT if name not in RUNNER_DROPS), kind="blocks")
 
 
 def write_record(site: Path, records: list[PageRecord]) -> None:
@@ -439,7 +430,7 @@ def on_config(config):
 def on_files(files: Files, config) -> Files:
     pages: dict[str, list[list]] = {}  # the pages whose blocks this build runs
     records: dict[str, PageRecord] = {}
-    cached, entries = {}, {}  # src_uri -> (segments, stored run); src_uri -> where to store the run
+    cached, entries = {}, {}  # src_uri -> (segments, stored run); src_uri -> the key to store the run under
     for file in files.documentation_pages():
         if file.abs_src_path is None:  # the API reference's pages: generated, no code of their own
             continue
@@ -455,15 +446,15 @@ def on_files(files: Files, config) -> Files:
         if not blocks:
             continue
         key = blocks_key(blocks)
-        entry = BLOCK_CACHE / f"{file.src_uri.replace('/', '_')}-{key}.json"
+        stored = None if key in _runs else cache.load("build", key)
         if key in _runs:  # its twin's code, whose results this build has
             cached[file.src_uri] = (segments(blocks), *_runs[key])
-        elif enabled() and entry.is_file():
-            cached[file.src_uri] = (segments(blocks), json.loads(entry.read_text(encoding="utf-8")), "the cache")
+        elif stored is not None:
+            cached[file.src_uri] = (segments(blocks), stored, "the cache")
             _runs[key] = cached[file.src_uri][1:]
         else:
             pages[file.src_uri] = segments(blocks)
-            entries[file.src_uri] = (entry, key)
+            entries[file.src_uri] = key
     _state.update(records=records, cached=cached, entries=entries, run=BlockRun(pages), ran_at=now_utc())
     title = say("Execution report", ru="Отчёт о выполнении")
     files.append(File.generated(config, REPORT, content=f"# {title}\n", inclusion=InclusionLevel.NOT_IN_NAV))
@@ -487,11 +478,11 @@ def on_env(env, config, files):
     for src, pairs in _state["run"].results().items():
         check_blocks(records[src], pairs)
         records[src].blocks_ran_at = _state["ran_at"]
-        entry, key = _state["entries"][src]
-        results = [result for _, result in pairs]
-        _runs[key] = ({"results": results, "ran_at": _state["ran_at"]}, "the twin")
-        if enabled() and not records[src].failed:  # a failed run is never kept: it runs again next time
-            store(entry, results, _state["ran_at"])
+        key = _state["entries"][src]
+        run = {"results": [result for _, result in pairs], "ran_at": _state["ran_at"]}
+        _runs[key] = (run, "the twin")
+        if not records[src].failed:  # a failed run is never kept: it runs again next time
+            cache.save("build", key, run)
     for src, (groups, stored, ran) in _state["cached"].items():
         blocks = [block for segment in groups for block in segment]
         check_blocks(records[src], list(zip(blocks, stored["results"], strict=True)), ran)

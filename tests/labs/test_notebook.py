@@ -49,7 +49,7 @@ def test_begin_says_whether_this_is_the_pages_run(reader, capsys):
     begin("en", CharLMSettings(), CharLMSettings(), "python -m mlp_ref.labs.charlm")
     assert capsys.readouterr().out == "the same run from the command line:\n    python -m mlp_ref.labs.charlm\n"
     finish(0.0)
-    assert capsys.readouterr().out.startswith("this notebook's cells ran in ")
+    assert capsys.readouterr().out.startswith("this notebook's cells after its imports ran in ")
 
 
 def test_the_site_build_runs_only_the_pages_settings(monkeypatch):

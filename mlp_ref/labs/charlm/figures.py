@@ -34,7 +34,7 @@ def show_hidden_histograms(hidden: list[np.ndarray], rows: list[tuple[str, bool,
         ax.hist(h.ravel(), bins=50, range=(-1, 1), color=color)
         ax.set_title(hidden_weights_label(init, batch_norm, fan_in), fontsize=10)
         ax.set_xlabel(say("hidden output h = tanh(a)", ru="выход скрытого слоя h = tanh(a)"))
-    axes[0].set_ylabel(say("count (all windows x units)", ru="количество (все окна x нейроны)"))
+    axes[0].set_ylabel(say("count (all windows × units)", ru="количество (все окна × нейроны)"))
     fig.suptitle(say("Hidden activations at initialization", ru="Активации скрытого слоя при инициализации"),
                  fontsize=11)
     fig.tight_layout()
@@ -46,12 +46,12 @@ def show_hidden_histograms(hidden: list[np.ndarray], rows: list[tuple[str, bool,
                 f"Right, Kaiming-scaled W1: the outputs spread over the interval (fraction {saturated[1]}).",
                 ru="Две гистограммы выходов скрытого слоя tanh(a) при инициализации, от -1 до 1. Слева — W1 из "
                 f"стандартного нормального распределения: почти вся масса сосредоточена у -1 и +1 (у доли "
-                f"{saturated[0]} |h| > 0.97). Справа — W1 в масштабе Кайминга: выходы распределены по всему интервалу "
+                f"{saturated[0]} |h| > 0.97). Справа — W1 в масштабе He: выходы распределены по всему интервалу "
                 f"(доля {saturated[1]})."),
         caption=say("Hidden outputs at initialization: saturated with N(0, 1) weights (left), spread out with the "
                     "Kaiming scale (right).",
                     ru="Выходы скрытого слоя при инициализации: насыщены при весах N(0, 1) (слева), распределены "
-                    "по интервалу в масштабе Кайминга (справа)."),
+                    "по интервалу в масштабе He (справа)."),
     )
 
 
@@ -80,7 +80,7 @@ def show_training_curves(report: CharLMReport) -> None:
     show_figure(
         fig,
         alt=(say("Line chart of the smoothed training loss against SGD step, log scale, one line per model variant (",
-                 ru="Линейный график сглаженных потерь на обучении по шагам SGD, логарифмический масштаб, по линии "
+                 ru="График сглаженных потерь на обучении по шагам SGD, логарифмический масштаб, по линии "
                  "на каждый вариант модели (")
              + say(", ", ru="; ").join(variant_label(result.label) for result in report.variants)
              + say("), with the bigram's validation loss as a dashed horizontal line and a dotted vertical line "

@@ -253,15 +253,17 @@ def below_ln_v_line(init: str, n_below: int, n_seeds: int, lowest: float, highes
 
 def expected_std_line(fan_in: int, normal: float, kaiming: float) -> str:
     """Section 5: the spread of x W1 expected with N(0, 1) weights (``normal``) and the Kaiming scale."""
-    return say(f"expected std of x W1 over the draw of the weights: sqrt({fan_in}) = {normal:.2f} "
+    return say(f"expected std of x W1 over the draw of the weights: √{fan_in} = {normal:.2f} "
                f"with N(0, 1) weights, 5/3 = {kaiming:.2f} with the Kaiming scale",
-               ru=f"ожидаемое ст. откл. x W1 по розыгрышу весов: sqrt({fan_in}) = {normal:.2f} "
-               f"при весах N(0, 1), 5/3 = {kaiming:.2f} при масштабе Kaiming")
+               ru=f"ожидаемое ст. откл. x W1 по розыгрышу весов: √{fan_in} = {normal:.2f} "
+               f"при весах N(0, 1), 5/3 = {kaiming:.2f} при масштабе He")
 
 
 def trained_line(n_models: int, seconds: float) -> str:
     """Section 6: how many models were trained, and how long it took (varies from run to run)."""
-    return say(f"trained {n_models} models in {seconds:.1f} s", ru=f"обучено моделей: {n_models}, за {seconds:.1f} с")
+    return say(f"trained {n_models} models in {seconds:.1f} s",
+               ru=f"{ru_plural(n_models, 'обучена', 'обучено', 'обучено')} {n_models} "
+               f"{ru_plural(n_models, 'модель', 'модели', 'моделей')} за {seconds:.1f} с")
 
 
 #: The comparisons of section 6's paired differences, in Russian.
@@ -370,7 +372,7 @@ def hidden_weights_label(init: str, batch_norm: bool, fan_in: int) -> str:
     """How the hidden layer's weights were drawn, as the saturation table and its figure name it."""
     if batch_norm:
         return say("W1 ~ N(0, 1), then batch norm", ru="W1 ~ N(0, 1), затем батч-нормализация")
-    return f"W1 ~ N(0, 1) x (5/3)/sqrt({fan_in}), b1 x 0.01" if init == "kaiming" else "W1 ~ N(0, 1)"
+    return f"W1 ~ N(0, 1) × (5/3)/√{fan_in}, b1 × 0.01" if init == "kaiming" else "W1 ~ N(0, 1)"
 
 
 def saturation_table(rows: list[tuple[str, bool, float, float]], fan_in: int) -> str:

@@ -52,7 +52,7 @@ def show_loss_curves(history, chosen: int, settings) -> None:
         alt=say(f"Line chart of cross-entropy loss against epoch, 1 to {settings.epochs}, on a log scale. "
                 "Training loss (solid line, circles) and validation loss (dashed line, squares) both fall; "
                 f"a star and a dotted vertical line mark epoch {chosen + 1}, where validation loss is lowest.",
-                ru=f"Линейный график перекрёстной энтропии по эпохам, от 1 до {settings.epochs}, в логарифмическом "
+                ru=f"График перекрёстной энтропии по эпохам, от 1 до {settings.epochs}, в логарифмическом "
                 "масштабе. Потери на обучающей выборке (сплошная линия, кружки) и на валидационной (штриховая линия, "
                 f"квадраты) обе падают; звёздочка и пунктирная вертикаль отмечают эпоху {chosen + 1}, где потери "
                 "на валидации наименьшие."),

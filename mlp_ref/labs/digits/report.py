@@ -270,7 +270,8 @@ def chosen_size_lines(sizes, test_accuracy: float, n_seeds: int) -> str:
     return say(f"chosen by validation: {list(sizes)}\n"
                f"its test accuracy: {percent(test_accuracy)} % (mean over {n_seeds} seeds)",
                ru=f"выбрана по валидации: {list(sizes)}\n"
-               f"её точность на тесте: {percent(test_accuracy)} % (среднее по зёрнам: {n_seeds})")
+               f"её точность на тесте: {percent(test_accuracy)} % (среднее по {n_seeds} "
+               f"{ru_plural(n_seeds, 'зерну', 'зёрнам', 'зёрнам')})")
 
 
 def format_report(report: DigitsReport) -> str:
