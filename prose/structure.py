@@ -11,6 +11,8 @@ its title (``# 3. The forward pass …``, ``# # Lab A: …`` in a lab's notebook
 
 from __future__ import annotations
 
+import ast
+import functools
 import posixpath
 import re
 from dataclasses import dataclass
@@ -19,6 +21,8 @@ from pathlib import Path
 from mlp_ref.course import i18n
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
+#: The pages' generator modules (mlp_ref.course.generators), one per page.
+GENERATORS = DOCS.parent / "mlp_ref" / "course" / "generators"
 
 _LESSON_TITLE = re.compile(r"^# (?P<key>\d+)\. (?P<title>.+)$", re.MULTILINE)
 _LAB_TITLE = re.compile(r"^# # (?:Lab|Лабораторная) (?P<key>[A-Z]): (?P<title>.+)$", re.MULTILINE)
@@ -160,12 +164,61 @@ def _slug(title: str) -> str:
 
 def widgets(course: list[Page], docs: Path = DOCS) -> list[tuple[Page, str, str]]:
     """(page, widget name, anchor of the section that holds it) for every interactive widget,
-    in course order: read from the pages' ``widget_html("name", ...)`` calls, the one place where
-    a widget is put on a page."""
+    in course order: read from the ``widget_html("name", ...)`` calls of the pages and of the
+    generator functions they call (:func:`generator_code`), the one place where a widget is put
+    on a page."""
     found = []
     for page in course:
         text = (docs / page.path).read_text(encoding="utf-8")  # the English page: anchors are the same in both
-        for call in _WIDGET_CALL.finditer(text):
-            headings = [h["id"] or _slug(h["title"]) for h in _SUBHEADING.finditer(text, 0, call.start())]
-            found.append((page, call["name"], headings[-1] if headings else ""))
+        calls = [(call.start(), call["name"]) for call in _WIDGET_CALL.finditer(text)]
+        calls += [(use.start(), call["name"]) for use in _GENERATOR_CALL.finditer(text)
+                  for source in generator_code(use[0]) for call in _WIDGET_CALL.finditer(source.code)]
+        for start, name in sorted(calls):
+            headings = [h["id"] or _slug(h["title"]) for h in _SUBHEADING.finditer(text, 0, start)]
+            found.append((page, name, headings[-1] if headings else ""))
+    return found
+
+
+# --- the code behind a page's one-line generator calls ------------------------------------------
+_GENERATOR_CALL = re.compile(r"\b(?P<module>\w+)\.(?P<function>\w+)\(")
+
+
+@dataclass(frozen=True)
+class Source:
+    """The source of one generator function: its file, its first line there (1-based), its text."""
+
+    path: Path
+    line: int
+    code: str
+
+
+@functools.lru_cache(maxsize=64)
+def _functions(text: str) -> dict[str, ast.FunctionDef]:
+    """The functions defined at the top level of a module's source, by name."""
+    return {node.name: node for node in ast.parse(text).body if isinstance(node, ast.FunctionDef)}
+
+
+def generator_code(code: str, folder: Path = GENERATORS) -> list[Source]:
+    """The code behind the generator calls of a page's block, which the page does not show.
+
+    A page calls each generator with one line, ``print(lesson06.share_figure())``, where
+    ``lesson06`` is a module of ``folder``: this is the source of every such function ``code``
+    calls and of every function of the same module those name in turn (a shared fixture, a
+    cached run), each once, in the order met. Read from the files, not imported.
+    """
+    todo = [(folder / f"{call['module']}.py", call["function"]) for call in _GENERATOR_CALL.finditer(code)]
+    found, seen = [], set()
+    while todo:
+        path, name = todo.pop(0)
+        if (path, name) in seen or not path.is_file():
+            continue
+        seen.add((path, name))
+        text = path.read_text(encoding="utf-8")
+        functions = _functions(text)
+        if name not in functions:
+            continue
+        node = functions[name]
+        first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+        found.append(Source(path, first, "\n".join(text.split("\n")[first - 1:node.end_lineno])))
+        todo += [(path, n.id) for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in functions]
     return found

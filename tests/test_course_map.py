@@ -17,6 +17,7 @@ import re
 
 import pytest
 
+from prose.structure import generator_code
 from tests import pagekit
 
 INDEX = pagekit.DOCS / "index.md"
@@ -126,7 +127,8 @@ def test_map_draws_the_prerequisites_without_implied_links(home):
 
 def test_home_page_describes_every_widget_once_with_a_link_to_its_section(home):
     """Each widget of mlp_ref.course.widgets.WIDGETS sits on one lesson, and the home page's list
-    links it there, read here from the lessons' own text (its heading and the widget_html call)."""
+    links it there, read here from the lessons' own text (its heading and the block that calls
+    widget_html, itself or through the generator function it calls)."""
     from mlp_ref.course.widgets import WIDGETS
 
     markdown, _ = home
@@ -134,11 +136,13 @@ def test_home_page_describes_every_widget_once_with_a_link_to_its_section(home):
     for path in sorted((pagekit.DOCS / "lessons").glob("*.md")):
         if ".ru." in path.name:  # the English home page lists the English lessons
             continue
-        text = path.read_text(encoding="utf-8")
-        for match in re.finditer(r'widget_html\(\s*"([a-z-]+)"', text):
-            heading = re.findall(r"^### (.+)$", text[:match.start()], re.MULTILINE)[-1]
-            anchor = re.sub(r"\s+", "-", re.sub(r"[^\w\s-]", "", heading).lower())
-            on_pages.setdefault(match[1], []).append(f"lessons/{path.stem}/#{anchor}")  # the served address
+        lines = path.read_text(encoding="utf-8").split("\n")
+        for fence in (fence for fence in pagekit.parse_fences(path) if fence.runs_at_build):
+            code = "\n".join([fence.code] + [source.code for source in generator_code(fence.code)])
+            for match in re.finditer(r'widget_html\(\s*"([a-z-]+)"', code):
+                heading = re.findall(r"^### (.+)$", "\n".join(lines[:fence.lineno]), re.MULTILINE)[-1]
+                anchor = re.sub(r"\s+", "-", re.sub(r"[^\w\s-]", "", heading).lower())
+                on_pages.setdefault(match[1], []).append(f"lessons/{path.stem}/#{anchor}")  # the served address
     assert set(on_pages) == set(WIDGETS) and all(len(v) == 1 for v in on_pages.values()), on_pages
     listed = re.findall(r"^- \*\*\[(?P<title>[^\]]+)\]\((?P<link>[^)]+)\)\*\* \(lesson \d+\): (?P<sentence>.+)\.$",
                         markdown, re.MULTILINE)

@@ -30,9 +30,11 @@ Run ``python -m tests.test_prose_numbers [PAGE ...]`` to list the undeclared num
 from __future__ import annotations
 
 import ast
+import dataclasses
 import importlib.util
 import re
 import sys
+import textwrap
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -40,6 +42,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from prose.structure import generator_code
 from tests import editions
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -89,9 +92,10 @@ class Number:
     text: str
     value: Decimal
     context: str
+    where: str = ""  # the generator module that writes it, when not the page
 
     def __str__(self) -> str:
-        return f"line {self.line}: {self.text!r} in \"{self.context}\""
+        return f"{self.where + ', ' if self.where else ''}line {self.line}: {self.text!r} in \"{self.context}\""
 
 
 def value_of(token: str) -> Decimal:
@@ -222,14 +226,21 @@ def numbers_in(text: str, first_line: int = 1) -> list[Number]:
 
 
 def page_numbers(page: Path, text: str | None = None) -> list[Number]:
-    """Every typed number of a page: its prose, and its alt texts and captions."""
+    """Every typed number of a page: its prose, and its alt texts and captions, also those of the
+    generator functions its blocks call (``print(lesson07.spread_figure())``)."""
     text = page.read_text(encoding="utf-8") if text is None else text
     prose, code = (split_notebook if page.suffix == ".py" else split_markdown)(text)
     found = numbers_in(prose)
+    generators = {}
     for first_line, block in code:
         for line, literal in caption_strings(block, first_line):
             found.extend(numbers_in(literal, line))
-    return sorted(found, key=lambda n: n.line)
+        generators.update({(source.path, source.line): source for source in generator_code(block)})
+    for source in generators.values():
+        where = str(source.path.relative_to(ROOT))
+        for line, literal in caption_strings(textwrap.dedent(source.code), source.line):
+            found.extend(dataclasses.replace(n, where=where) for n in numbers_in(literal, line))
+    return sorted(found, key=lambda n: (n.where, n.line))
 
 
 # ---------------------------------------------------------------------------------------
