@@ -370,6 +370,17 @@ def test_scan_catches_a_typed_number(tmp_path):
     assert [n.text for n in page_numbers(fake)] == ["37", "three", "twice", "Eight", "43", "7"]
 
 
+def test_scan_reads_the_captions_of_the_generators_a_page_calls(tmp_path):
+    """A one-line call of a generator (mlp_ref.course.generators) brings the alt text and caption
+    of that function, and of the functions of its module it calls, into the page's scan."""
+    fake = tmp_path / "page.md"
+    fake.write_text('# 7. Title\n\n```python exec="on"\nfrom mlp_ref.course.generators import lesson07\n\n'
+                    'print(lesson07.spread_figure())\n```\n', encoding="utf-8")
+    found = page_numbers(fake)
+    assert {n.where for n in found} == {"mlp_ref/course/generators/lesson07.py"}
+    assert {"50", "256", "Fifty"} <= {n.text for n in found}  # its alt text's and caption's
+
+
 if __name__ == "__main__":  # list the undeclared numbers of the pages named, or of all pages
     for path in [Path(a).resolve() for a in sys.argv[1:]] or PAGES:
         for number in undeclared(path):
