@@ -46,3 +46,13 @@ def test_russian_words_and_lab_cells(tmp_path):
     assert [(s.line, s.backing) for s in sentences(markdown_of(lab), "ru")] == [(4, "claim")]
     with pytest.raises(ValueError, match="expected one of"):
         sentences(PAGE, "de")
+
+
+def test_a_one_line_generator_call_brings_its_checks():
+    """A block that calls a generator of mlp_ref.course.generators backs its section with the
+    claims and asserts of that function (and of the functions of its module it calls)."""
+    page = ('# 9. A page\n\n## Measured\n\nBatches always beat single rows.\n\n'
+            '```python exec="on"\nfrom mlp_ref.course.generators import lesson08, lesson09\n\n'
+            'print(lesson09.batch_rate_table())\n```\n\n'
+            '## Traced\n\nThe tent always folds the line.\n\n```python exec="on"\nprint(lesson08.tent_trace())\n```\n')
+    assert [(s.line, s.backing) for s in sentences(page, "en")] == [(5, "claim"), (15, "-")]
