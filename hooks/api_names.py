@@ -53,11 +53,18 @@ _scopes: dict = {}  # a page's code -> its scope and the entries it uses, for th
 
 def page_scope(package, codes: list[str]) -> tuple[Scope, set[str]]:
     """The :class:`Scope` of a page's code and the entries the code uses, worked out once per
-    code (both hooks ask for every page, and ``make serve`` rebuilds after every edit)."""
+    code (both hooks ask for every page, and ``make serve`` rebuilds after every edit).
+
+    The entries used include those of the generator modules the code imports (the page calls
+    them with one line each, :func:`generator_modules`), each read in its own names: a local
+    variable of a generator does not change what a name of the page's code stands for."""
     key = tuple(codes)
     if key not in _scopes:
         scope = Scope.of(package, codes)
-        _scopes[key] = scope, set().union(*(scope.uses(code) for code in codes))
+        used = set().union(*(scope.uses(code) for code in codes))
+        for source in generator_modules(codes):
+            used |= Scope.of(package, [source]).uses(source)
+        _scopes[key] = scope, used
     return _scopes[key]
 
 
@@ -290,3 +297,24 @@ def page_codes(src_uri: str, text: str, *, build_time: bool = True) -> list[str]
         lines = text.split("\n")
         codes += [fence.code for fence in parse_fences(lines, src_uri) if fence.runs_at_build]
     return codes
+
+
+GENERATORS = "mlp_ref.course.generators"
+
+
+def generator_modules(codes: list[str]) -> list[str]:
+    """The source of each module of ``mlp_ref.course.generators`` that ``codes`` imports: a
+    page's generator code, which its blocks call with one line (``print(lesson06.share_figure())``)."""
+    names = []
+    for code in codes:
+        try:
+            tree = ast.parse(code)
+        except SyntaxError:  # a block that does not parse names no module (the build reports it)
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module == GENERATORS:
+                names += [f"{GENERATORS}.{alias.name}" for alias in node.names]
+            elif isinstance(node, ast.Import):
+                names += [alias.name for alias in node.names if alias.name.startswith(f"{GENERATORS}.")]
+    paths = [ROOT.joinpath(*name.split(".")).with_suffix(".py") for name in dict.fromkeys(names)]
+    return [path.read_text(encoding="utf-8") for path in paths if path.is_file()]
