@@ -6,7 +6,6 @@ twin) prints, in the edition being built.
 
 from __future__ import annotations
 
-import functools
 import math
 from typing import NamedTuple
 
@@ -24,9 +23,9 @@ WIDTH, DEPTH, BATCH = 256, 50, 512
 GAINS = {"relu": (1.0, math.sqrt(2.0), 2.0), "tanh": (1.0, 5.0 / 3.0, 3.0)}
 
 
-@functools.cache  # the same run for both editions: only the figure's words differ
 def stack_statistics() -> dict:
-    """Per-layer statistics of the figure's stacks, one run per activation and gain.
+    """Per-layer statistics of the figure's stacks, one run per activation and gain (the
+    figure's data, apart from its words).
 
     Returns
     -------

@@ -2,12 +2,10 @@
 
 Each function returns what one block of ``docs/lessons/09-mlp-in-transformers.md`` (and its
 Russian twin) prints, in the edition being built. The batch-size table measures this machine;
-its claim is checked on that measurement, made once per build for both editions.
+its claim is checked on that measurement.
 """
 
 from __future__ import annotations
-
-import functools
 
 import numpy as np
 from matplotlib.patches import FancyBboxPatch
@@ -193,7 +191,6 @@ def ffn_trace() -> str:
 BATCH_SIZES = (1, 64, 1024)
 
 
-@functools.cache  # one measurement per build: both editions show it
 def batch_rates() -> dict:
     """Rows per second of a plain-NumPy FFN 128 → 512 → 128 over 4096 rows, per batch size.
 
