@@ -225,6 +225,24 @@ def test_every_name_the_code_uses_links_to_its_entry(built_site, source):
     assert used, "the page's code names no object of mlp_ref: is the reading of its code broken?"
 
 
+def test_the_generator_module_a_page_imports_is_part_of_its_code():
+    """A page's blocks call their generators with one line (``print(lesson09.batch_rate_table())``);
+    what those use (mlp_ref.batching's run_in_batches) is used by the page, for the reference's
+    "Where the course uses it" and the links of the page's prose."""
+    api_names = pagekit.load_hook("api_names")
+    package = api_names.load_package()
+
+    def scope_of(source):
+        return api_names.page_scope(package, api_names.page_codes(source, (pagekit.DOCS / source).read_text(encoding="utf-8")))
+
+    _, used = scope_of("lessons/09-mlp-in-transformers.md")
+    assert "mlp_ref.batching.run_in_batches" in used
+    # the generator's own names stay its own: the reader's qwen = mlp_ref.qwen3_0_6b() keeps its
+    # link, although lesson06.qwen_comparison has a qwen of its own
+    scope, _ = scope_of("lessons/06-counting-parameters.md")
+    assert scope.instances.get("qwen") == "mlp_ref.transformer_counts.Breakdown"
+
+
 # --- the weight of a reference page --------------------------------------------------------------
 
 def test_reference_pages_stay_within_a_lesson_weight(built_site):

@@ -150,9 +150,11 @@ def test_a_render_records_the_files_under_docs_it_reads(tree):
     try:
         (pagekit.DOCS / "lessons" / "01-neuron-and-layer.md").read_text(encoding="utf-8")
         (pagekit.ROOT / "README.md").read_text(encoding="utf-8")  # not under docs/: the key covers the code
+        # a generator module read as text (the home page's list of widgets), not only imported
+        (render_cache.GENERATORS / "lesson06.py").read_text(encoding="utf-8")
     finally:
         reads = render_cache._reads.pop()
-    assert reads == {"docs/lessons/01-neuron-and-layer.md"}
+    assert reads == {"docs/lessons/01-neuron-and-layer.md", "mlp_ref/course/generators/lesson06.py"}
 
 
 def test_an_entry_is_used_only_while_the_files_it_read_are_unchanged(tree):

@@ -55,11 +55,19 @@ _scopes: dict = {}  # a page's code -> its scope and the entries it uses, for th
 
 def page_scope(package, codes: list[str]) -> tuple[Scope, set[str]]:
     """The :class:`Scope` of a page's code and the entries the code uses, worked out once per
-    code (both steps ask for every page, and ``make serve`` rebuilds after every edit)."""
+    code (both steps ask for every page, and ``make serve`` rebuilds after every edit).
+
+    The entries used include those of the generator modules the code imports (the page calls
+    them with one line each, :func:`generator_modules`), each read in its own names: a local
+    variable of a generator does not change what a name of the page's code stands for."""
     key = tuple(codes)
     if key not in _scopes:
         scope = Scope.of(package, codes)
-        _scopes[key] = scope, set().union(*(scope.uses(code) for code in codes))
+        used = set().union(*(scope.uses(code) for code in codes))
+        for path in dict.fromkeys(path for code in codes for path in generator_modules(code)):
+            source = path.read_text(encoding="utf-8")
+            used |= Scope.of(package, [source]).uses(source)
+        _scopes[key] = scope, used
     return _scopes[key]
 
 
@@ -283,7 +291,7 @@ LAB_CELL = "# %%"
 def page_codes(src_uri: str, text: str, *, build_time: bool = True) -> list[str]:
     """The Python code of a page, block by block: a lesson's runnable ``python`` blocks (their
     snippets expanded) and, with ``build_time``, its markdown-exec blocks, whose code the
-    reader does not see, with the generator modules they import (mlp_ref/course/generators/); a
+    reader does not see (:func:`page_scope` reads the generator modules they import); a
     lab's code cells (all of which the reader sees)."""
     if src_uri.endswith(".py"):
         cells = text.split(f"\n{LAB_CELL}")
@@ -292,5 +300,4 @@ def page_codes(src_uri: str, text: str, *, build_time: bool = True) -> list[str]
     codes = [block.code for block in blocks_of(fences)]
     if build_time:
         codes += [fence.code for fence in fences if fence.runs_at_build]
-        codes += [path.read_text(encoding="utf-8") for path in generator_modules(text)]
     return codes

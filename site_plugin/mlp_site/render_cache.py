@@ -16,9 +16,9 @@ the result on:
   settings (the site's list of pages; mkdocs-jupyter's options for a lab). The site's address
   is left out: it enters a page only as text, which the entry stores with a placeholder
   (:data:`SITE`), so a build for another port (each test run has its own) finds the entry;
-- the files under ``docs/`` that the render read (the home page's map reads every lesson's
-  Prerequisites): recorded while it runs, and checked again, by content, before an entry is
-  used.
+- the files under ``docs/`` and the generator modules that the render read (the home page's map
+  reads every lesson's Prerequisites, its list of widgets the generators that place them):
+  recorded while it runs, and checked again, by content, before an entry is used.
 
 A change to any of them renders the page again; nothing else does, so a cached page is the
 page that the same code would make now. (MkDocs's own ``serve`` keeps imported modules; the
@@ -52,6 +52,7 @@ from .lab_files import is_lab
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
+GENERATORS = ROOT / "mlp_ref" / "course" / "generators"
 # Folders of code that a page's render may run; every file in them is part of every key, but
 # for the modules of mlp_ref, of which a key holds only those the page imports (see imported).
 CODE = ("mlp_ref", "prose", "snippets", "site_plugin", "docs/exercises")
@@ -176,7 +177,9 @@ _reads: list[set[str]] = []  # while a render runs: the files it opened
 def _audit(event: str, args: tuple) -> None:
     if event == "open" and _reads and isinstance(args[0], (str, os.PathLike)):
         path = Path(os.path.abspath(args[0]))
-        if path.is_relative_to(DOCS):
+        # the pages, and the generator modules whose text a page reads (the home page's list of
+        # widgets finds them in the generators the lessons call: prose/structure.py)
+        if path.is_relative_to(DOCS) or (path.is_relative_to(GENERATORS) and path.suffix == ".py"):
             _reads[-1].add(path.relative_to(ROOT).as_posix())
 
 
