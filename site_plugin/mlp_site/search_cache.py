@@ -22,7 +22,6 @@ from material.plugins.search.plugin import SearchPlugin
 from . import cache
 from .render_cache import SITE
 
-ROOT = Path(__file__).resolve().parents[2]
 SITE_IN_JSON = json.dumps(SITE)[1:-1]  # the placeholder as it stands inside a stored JSON string
 
 
