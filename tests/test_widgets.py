@@ -752,7 +752,7 @@ def test_training_playground_edge_cases(opened):
     # too large a rate: the loss rises above its start, and the widget says so
     for k in ("1", "10"):
         problems += check_playground(readings[1][k], playground_reference(rising), int(k), f"{rising} {k}")
-    rising_words = words["rising"].split("{")[0].strip("; ")
+    rising_words = words["rising"].split("{")[0].strip(",; ")
     if rising_words not in readings[1]["10"]["status"]:
         problems.append(f"rising loss not said: {readings[1]['10']['status']!r}")
     # a rate so large the loss is no longer a number: the widget stops where mlp_ref cannot go on

@@ -254,7 +254,7 @@ def playground_data() -> dict:
     """
     sets = {name: {"X": X.tolist(), "y": [int(v) for v in y], "square": _square(X)}
             for name, (X, y) in datasets().items()}
-    return {"datasets": sets, "activations": list(ACTIVATIONS), "maxDepth": MAX_DEPTH, "maxWidth": MAX_WIDTH,
+    return {"datasets": sets, "activationNames": list(ACTIVATIONS), "maxDepth": MAX_DEPTH, "maxWidth": MAX_WIDTH,
             "start": START, "precision": 4}
 
 
@@ -316,8 +316,9 @@ def playground_text() -> dict:
         "dead": say("; dead units (0 on every point, their weights no longer change): {units}",
                     ru="; мёртвые нейроны (0 на каждой точке, их веса больше не меняются): {units}"),
         "unit": say("layer {l} unit {j}", ru="слой {l}, нейрон {j}"),
-        "rising": say("; the loss is above its value at step 0 ({first}): the learning rate may be too large",
-                      ru="; потери выше, чем на шаге 0 ({first}): возможно, скорость обучения слишком велика"),
+        "rising": say("; the loss is above its value at step 0, {first}; the learning rate may be too large",
+                      ru="; потери выше, чем на шаге 0, где они были {first}; возможно, скорость обучения "
+                         "слишком велика"),
         "diverged": say("Step {step} would make the loss diverge (it is no longer a finite number): the learning rate "
                         "η = {rate} is too large for this network. Training stopped at step {last}; lower the rate.",
                         ru="Шаг {step} сделал бы потери бесконечными (обучение расходится): скорость обучения "

@@ -4,7 +4,7 @@
 // loss curve, accuracy, the step count, dead units and the forward values at the cursor; the
 // setting lives in the page's URL.
 import { formatNumber } from './format.js';
-import { correctCount, evaluate, forward, initialWeights, trainStep } from './training.js';
+import { correctCount, evaluate, forward, initialWeights, outputAt, trainStep } from './training.js';
 import { colour, el, fill, numberControl, placeholders, uid } from './ui.js';
 
 const GRID = 40;           // heat-map cells per side
@@ -30,7 +30,7 @@ function fromUrl(config, setting) {
   const widths = (q.get(KEYS.widths) || '').split(',').map(Number);
   if (widths.length >= 1 && widths.length <= config.maxDepth
       && widths.every((w) => Number.isInteger(w) && w >= 1 && w <= config.maxWidth)) setting.widths = widths;
-  if (config.activations.includes(q.get(KEYS.activation))) setting.activation = q.get(KEYS.activation);
+  if (config.activationNames.includes(q.get(KEYS.activation))) setting.activation = q.get(KEYS.activation);
   const rate = Number(q.get(KEYS.rate));
   if (q.has(KEYS.rate) && Number.isFinite(rate) && rate > 0) setting.rate = rate;
   const seed = Number(q.get(KEYS.seed));
@@ -77,7 +77,7 @@ function build(root, config) {
   });
   const widths = Array.from({ length: config.maxDepth }, (_, k) => select(`width${k + 1}`, fill(words.width, { k: k + 1 }),
     range(config.maxWidth), setting.widths[k] || config.maxWidth, (v) => { setting.widths[k] = Number(v); restart(); }));
-  const act = select('activation', words.activation, config.activations.map((a) => [a, a]), setting.activation,
+  const act = select('activation', words.activation, config.activationNames.map((a) => [a, a]), setting.activation,
     (v) => { setting.activation = v; restart(); });
   const rate = numberControl({ label: words.rate, value: setting.rate, min: 0.01, max: 3, step: 0.01, words,
     onChange: (v) => {
@@ -110,7 +110,7 @@ function build(root, config) {
   const button = (action, text, onclick) => el('button', { type: 'button', 'data-action': action, text, onclick });
   const playButton = button('play', words.play, () => (playing ? pause() : play()));
   playButton.setAttribute('aria-pressed', 'false');
-  const buttons = el('div', {},
+  const buttons = el('div', {}, ...[
     button('step', words.step, () => { pause(); steps(1); }),
     button('step10', words.step10, () => { pause(); steps(10); }),
     playButton,
@@ -120,9 +120,11 @@ function build(root, config) {
       setting.seed = setting.seed >= SEED_MAX ? 0 : setting.seed + 1;
       seedField.value = String(setting.seed);
       restart();
-    }));
+    })].flatMap((b) => [b, ' '])); // a space between buttons: they wrap, and read as separate words
 
   // --- displays
+  const small = el('canvas', { width: GRID, height: GRID });
+  const cells = small.getContext('2d').createImageData(GRID, GRID);
   const canvas = el('canvas', { width: 320, height: 320, tabindex: 0, role: 'img', class: 'mlp-widget__plot' });
   const caption = el('p', { class: 'mlp-widget__readout', text: words.caption });
   const readout = el('p', { class: 'mlp-widget__readout', 'aria-label': words.forwardBox });
@@ -233,15 +235,22 @@ function build(root, config) {
     const ctx = canvas.getContext('2d');
     const [low, high] = data().square;
     canvas.setAttribute('aria-label', fill(words.map, { low, high }));
-    const cell = canvas.width / GRID;
-    const centres = Array.from({ length: GRID }, (_, i) => low + ((high - low) * (i + 0.5)) / GRID);
-    const grid = centres.flatMap((x2) => centres.map((x1) => [x1, x2]));
-    const out = forward(run.state.net, grid).as.at(-1);
-    out.forEach(([v], k) => {
-      const [r, g, b] = colour(v);
-      ctx.fillStyle = `rgb(${r},${g},${b})`;
-      ctx.fillRect((k % GRID) * cell, canvas.height - (Math.floor(k / GRID) + 1) * cell, Math.ceil(cell), Math.ceil(cell));
-    });
+    // the heat map: ŷ at the centre of each cell, GRID x GRID pixels scaled up in one drawImage
+    const pixels = cells.data;
+    for (let r = 0; r < GRID; r += 1) {
+      const x2 = high - ((high - low) * (r + 0.5)) / GRID; // row 0 is the top
+      for (let c = 0; c < GRID; c += 1) {
+        const [red, green, blue] = colour(outputAt(run.state.net, low + ((high - low) * (c + 0.5)) / GRID, x2));
+        const k = 4 * (r * GRID + c);
+        pixels[k] = red;
+        pixels[k + 1] = green;
+        pixels[k + 2] = blue;
+        pixels[k + 3] = 255;
+      }
+    }
+    small.getContext('2d').putImageData(cells, 0, 0);
+    ctx.imageSmoothingEnabled = false;
+    ctx.drawImage(small, 0, 0, canvas.width, canvas.height);
     const { X, y, own } = data();
     X.forEach(([a, b], k) => marker(ctx, toPixel(a), canvas.height - toPixel(b), y[k], k >= own ? 1.6 : 1));
     if (cursor) {
@@ -274,25 +283,30 @@ function build(root, config) {
     ctx.stroke();
   }
 
+  const curveLine = svg('polyline', { fill: 'none', stroke: '#0072B2', 'stroke-width': 2 });
+  const curveTop = svg('text', { x: 36, y: 18, 'text-anchor': 'end', 'font-size': 11, fill: 'currentColor' });
+  const curveEnd = svg('text', { x: 315, y: 132, 'text-anchor': 'end', 'font-size': 11, fill: 'currentColor' });
+  curve.append(svg('path', { d: 'M40 10V115H315', fill: 'none', stroke: 'currentColor' }), curveLine, curveTop, curveEnd,
+    svg('text', { x: 36, y: 118, 'text-anchor': 'end', 'font-size': 11, fill: 'currentColor' }, '0'),
+    svg('text', { x: 40, y: 132, 'font-size': 11, fill: 'currentColor' }, '0'),
+    svg('text', { x: 178, y: 132, 'text-anchor': 'middle', 'font-size': 11, fill: 'currentColor' }, words.stepAxis),
+    svg('text', { x: 12, y: 62, 'text-anchor': 'middle', 'font-size': 11, fill: 'currentColor',
+      transform: 'rotate(-90 12 62)' }, words.lossAxis));
+
   function drawCurve() {
     const losses = run.losses;
-    const top = Math.max(...losses);
+    const top = losses.reduce((m, v) => Math.max(m, v), 0);
     const every = Math.ceil(losses.length / CURVE);
-    const picked = losses.map((v, k) => [k, v]).filter(([k]) => k % every === 0 || k === losses.length - 1);
     const span = Math.max(1, losses.length - 1);
-    const points = picked.map(([k, v]) => `${(40 + (270 * k) / span).toFixed(1)},${(115 - (100 * v) / top).toFixed(1)}`);
+    const at = (k) => `${(40 + (275 * k) / span).toFixed(1)},${(115 - (100 * losses[k]) / top).toFixed(1)}`;
+    const points = [];
+    for (let k = 0; k < losses.length; k += every) points.push(at(k));
+    if ((losses.length - 1) % every) points.push(at(losses.length - 1));
+    curveLine.setAttribute('points', points.join(' '));
+    curveTop.textContent = formatNumber(top, 2);
+    curveEnd.textContent = String(run.steps);
     curve.setAttribute('aria-label', fill(words.lossPlot, { step: run.steps, first: formatNumber(losses[0], p),
       last: formatNumber(losses.at(-1), p) }));
-    curve.replaceChildren(
-      svg('path', { d: 'M40 10V115H315', fill: 'none', stroke: 'currentColor' }),
-      svg('polyline', { points: points.join(' '), fill: 'none', stroke: '#0072B2', 'stroke-width': 2 }),
-      svg('text', { x: 36, y: 18, 'text-anchor': 'end', 'font-size': 11, fill: 'currentColor' }, formatNumber(top, 2)),
-      svg('text', { x: 36, y: 118, 'text-anchor': 'end', 'font-size': 11, fill: 'currentColor' }, '0'),
-      svg('text', { x: 40, y: 132, 'font-size': 11, fill: 'currentColor' }, '0'),
-      svg('text', { x: 315, y: 132, 'text-anchor': 'end', 'font-size': 11, fill: 'currentColor' }, String(run.steps)),
-      svg('text', { x: 178, y: 132, 'text-anchor': 'middle', 'font-size': 11, fill: 'currentColor' }, words.stepAxis),
-      svg('text', { x: 12, y: 62, 'text-anchor': 'middle', 'font-size': 11, fill: 'currentColor',
-        transform: 'rotate(-90 12 62)' }, words.lossAxis));
   }
 
   // the forward values of the network at the cursor (MLP.forward on one row)

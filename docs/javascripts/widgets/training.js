@@ -62,6 +62,31 @@ export function forward(net, X) {
   return { zs, as };
 }
 
+// forward for one point (x1, x2) with no cache: the output ŷ alone, for the heat map's many cells
+// (the same sums in the same order as forward, in two scratch rows instead of new arrays)
+const scratch = [new Float64Array(8), new Float64Array(8)];
+export function outputAt(net, x1, x2) {
+  const [f] = activation(net.activation);
+  const last = net.W.length - 1;
+  let a = scratch[0];
+  a[0] = x1;
+  a[1] = x2;
+  let width = 2;
+  for (let l = 0; l <= last; l += 1) {
+    const W = net.W[l];
+    const b = net.b[l];
+    const next = scratch[(l + 1) % 2];
+    for (let j = 0; j < b.length; j += 1) {
+      let s = 0;
+      for (let i = 0; i < width; i += 1) s += a[i] * W[i][j];
+      next[j] = l === last ? sigmoid(s + b[j]) : f(s + b[j]);
+    }
+    a = next;
+    width = b.length;
+  }
+  return a[0];
+}
+
 // --- losses.binary_cross_entropy_and_grad, through MLP.loss_and_delta: the mean over the B rows of
 // max(z, 0) - z y + log1p(exp(-|z|)) (no overflow for any finite z), and dLoss/dz = (sigmoid(z) - y) / B
 export function lossAndDelta(logits, y) {
