@@ -78,7 +78,8 @@ def widget_pages(server):
     return {"network-explorer": page_url(server, "lessons/03-forward-pass.md"),
             "activation-explorer": page_url(server, "lessons/04-activations-and-heads.md"),
             "parameter-counter": page_url(server, "lessons/06-counting-parameters.md"),
-            "training-playground": page_url(server, "lessons/05-learning-the-weights.md")}
+            "training-playground": page_url(server, "lessons/05-learning-the-weights.md"),
+            "backward-stepper": page_url(server, "lessons/05-learning-the-weights.md")}
 
 
 @pytest.fixture(scope="module")
@@ -503,7 +504,8 @@ def test_widget_scripts_are_small_and_local(built_site, widget_pages):
     for name, url in widget_pages.items():
         page = (built_site / url.split("/", 3)[-1] / "index.html").read_text(encoding="utf-8")
         scripts = re.findall(r'<script type="module" src="([^"]+)"', page)
-        assert scripts == [f"../../javascripts/widgets/{WIDGETS[name].script}"], scripts
+        on_page = [other for other, other_url in widget_pages.items() if other_url == url]  # lesson 5 has two
+        assert sorted(scripts) == sorted(f"../../javascripts/widgets/{WIDGETS[w].script}" for w in on_page), scripts
         own = folder / WIDGETS[name].script
         imported = set(re.findall(r"from '\./([\w.-]+)'", own.read_text(encoding="utf-8")))
         for module in list(imported):
@@ -515,7 +517,7 @@ def test_widget_scripts_are_small_and_local(built_site, widget_pages):
     # (a script tag, not the text: the API reference's page of mlp_ref.course.widgets names the folder)
     loads = re.compile(r'<script\b[^>]*\bsrc="[^"]*javascripts/widgets/')
     others = [p for p in built_site.rglob("index.html") if loads.search(p.read_text(encoding="utf-8"))]
-    assert len(others) == 2 * len(widget_pages), others  # each widget page and its Russian twin
+    assert len(others) == 2 * len(set(widget_pages.values())), others  # each widget page and its Russian twin
 
 
 # --------------------------------------------------------------------------- training playground
@@ -805,3 +807,112 @@ def test_training_playground_edge_cases(opened):
     problems += check_playground(replay, playground_reference(dying, added), 10, "replayed from the URL")
     STATS["widget settings compared"] += 6
     assert problems == [], "\n".join(problems[:20])
+
+
+# --------------------------------------------------------------------------- backward stepper
+
+STEPPER_WALK = """([settings]) => {
+    const widget = document.querySelector('.mlp-widget[data-widget="backward-stepper"]');
+    const set = (param, value) => {
+        const c = widget.querySelector(`input[data-param="${param}"]`);
+        c.value = value;
+        c.dispatchEvent(new Event('input', {bubbles: true}));
+    };
+    const click = (action) => widget.querySelector(`button[data-action="${action}"]`).click();
+    return settings.map(([x1, x2, y]) => {
+        set('x1', String(x1));
+        set('x2', String(x2));
+        set('y', String(y));
+        click('restart');
+        const intro = widget.querySelector('p.mlp-widget__readout').textContent;
+        for (let k = 0; k < 30; k += 1) click('next');
+        return {intro, live: widget.querySelector('output').textContent,
+                rows: [...widget.querySelectorAll('li')].map(li => [li.dataset.name, Number(li.dataset.value), li.textContent])};
+    });
+}"""
+
+
+def stepper_expected(net: mlp_ref.MLP, x: list[float], y: float, lr: float) -> list[tuple[str, str, float]]:
+    """(name, the row as the widget writes it, value) for each quantity, from mlp_ref: the page's
+    backward table (backward_by_hand) row for row, between ∂L/∂ŷ before it and the SGD step after it."""
+    from mlp_ref.course.backward_tables import backward_by_hand
+
+    X, target = np.array([x]), np.array([[y]])
+    _, cache = net.forward(X, keep_cache=True)
+    loss, delta = net.loss_and_delta(cache.pre_activations[-1], target)
+    grads = net.backward(cache, delta)
+    z2 = cache.pre_activations[1][0, 0]
+    y_hat = cache.activations[2][0, 0]
+    da1 = (delta @ net.weights[1].T)[0]
+    values = {"δ2 = ŷ − y": delta[0, 0], "∂L/∂b2": grads.biases[1][0]}
+    for j in range(2):
+        values[f"∂L/∂W2[{j + 1}]"] = grads.weights[1][j, 0]
+        values[f"∂L/∂a1[{j + 1}]"] = da1[j]
+        values[f"δ1[{j + 1}]"] = (da1 * mlp_ref.relu_grad(cache.pre_activations[0][0]))[j]
+        values[f"∂L/∂b1[{j + 1}]"] = grads.biases[0][j]
+        for i in range(2):
+            values[f"∂L/∂W1[{i + 1},{j + 1}]"] = grads.weights[0][i, j]
+    f = lambda v: format_number(float(v) + 0.0, 4)  # noqa: E731
+    # dL/dŷ by the chain rule backwards: δ2 = dL/dŷ · σ'(z2)
+    d_yhat = delta[0, 0] / mlp_ref.sigmoid_grad(np.array([z2]))[0]
+    rows = [("∂L/∂ŷ", f"∂L/∂ŷ (1, 1): (ŷ − y) / (ŷ (1 − ŷ)) = ({f(y_hat)} − {y:g}) / ({f(y_hat)} · {f(1 - y_hat)}) = "
+                      f"{f(d_yhat)}", d_yhat)]
+    for name, shape, by_hand, _, _ in markdown_cells(backward_by_hand(net, np.array(x), y)):
+        rows.append((name, f"{name} {shape}: {by_hand} = {f(values[name])}", values[name]))
+    stepped = net.copy()
+    mlp_ref.sgd_step(stepped, grads, lr)
+    new_loss, _ = stepped.loss_and_grads(X, target)
+    labels = [f"W1[{i},{j}]" for i in (1, 2) for j in (1, 2)] + ["b1[1]", "b1[2]", "W2[1]", "W2[2]", "b2"]
+    flat = lambda m: [*m.weights[0].ravel(), *m.biases[0], *m.weights[1].ravel(), *m.biases[1]]  # noqa: E731
+    changes = ", ".join(f"{label}: {f(a)} → {f(b)}" for label, a, b in zip(labels, flat(net), flat(stepped)))
+    rows.append(("sgd", changes, new_loss))
+    return rows
+
+
+def check_stepper(reading: dict, net: mlp_ref.MLP, x, y, lr, words: dict) -> list[str]:
+    expected = stepper_expected(net, x, y, lr)
+    where = f"x = {x}, y = {y}"
+    if len(reading["rows"]) != len(expected):
+        return [f"{where}: {len(reading['rows'])} quantities shown, mlp_ref's table has {len(expected)}"]
+    problems = []
+    for (name, text, value), (js_name, js_value, js_text) in zip(expected, reading["rows"]):
+        if name == "sgd":
+            sgd = words["sgd"].format(lr=repr(lr) if lr != int(lr) else str(int(lr)))
+            text = f"{sgd}: {text} = {format_number(value, 4)}"
+            name = sgd
+        if js_name != name or js_text != text:
+            problems.append(f"{where}: shown {js_text!r}, mlp_ref's table {text!r}")
+        if not close("backward-stepper", js_value, float(value), 1.0):
+            problems.append(f"{where}: {name} = {js_value!r}, mlp_ref {float(value)!r}")
+    return problems
+
+
+def test_backward_stepper(opened, viewport):
+    page, root, problems = start(opened, "backward-stepper", viewport)
+    config = page.evaluate(f"() => JSON.parse(document.querySelector('{root}').dataset.config)")
+    # it starts from the page's fixture: lesson 3's 2-2-1 network, x = (1, 2), y = 0 and the page's rate
+    assert (config["W1"], config["b1"], config["W2"], config["b2"]) == ([[0.1, 0.2], [0.3, 0.4]], [0.1, 0.1],
+                                                                       [[0.5], [0.6]], [0.2])
+    assert (config["x"], config["y"]) == ([1.0, 2.0], 0.0)
+    net = mlp_ref.MLP.from_arrays([np.array(config["W1"]), np.array(config["W2"])],
+                                  [np.array(config["b1"]), np.array(config["b2"])], activation="relu", output="sigmoid")
+    lr = config["lr"]
+    rng = random.Random(SEED)
+    settings = [[1.0, 2.0, 0.0]] + [[round(rng.uniform(-3, 3), 2), round(rng.uniform(-3, 3), 2),
+                                     rng.choice([0.0, 1.0, 0.25, 0.5])] for _ in range(20 if viewport == "laptop" else 4)]
+    settings += [[-1.0, -1.0, 1.0], [-1.0, 0.0, 1.0]]   # both hidden units off; z1[1] = 0 exactly, relu's kink
+    # typing the page's fixture (the laptop's run leaves other values in), then the keyboard alone:
+    # focus Next and press Enter, through the whole walk
+    for param, value in (("x1", "1"), ("x2", "2"), ("y", "0")):
+        page.locator(f'{root} input[data-param="{param}"]').fill(value)
+    page.get_by_role("button", name=config["text"]["next"]).focus()
+    for _ in range(len(stepper_expected(net, [1.0, 2.0], 0.0, lr))):
+        page.keyboard.press("Enter")
+    rows = page.evaluate("(root) => [...document.querySelectorAll(root + ' li')].map(li => "
+                         "[li.dataset.name, Number(li.dataset.value), li.textContent])", root)
+    problems += check_stepper({"rows": rows}, net, [1.0, 2.0], 0.0, lr, config["text"])
+    for (x1, x2, y), reading in zip(settings, page.evaluate(STEPPER_WALK, [settings])):
+        problems += check_stepper(reading, net, [x1, x2], y, lr, config["text"])
+    problems += opened["backward-stepper"].problems
+    assert problems == [], "\n".join(problems[:20])
+    STATS["widget settings compared"] += len(settings) + 1

@@ -97,6 +97,13 @@ SETTINGS = {
                             [["select", "3"], ['input[data-field="top_k"]', "300"]],
                             [["select", "3"], ['input[data-field="layers"]', "2"]],
                             [["select", "3"], ['input[data-field="n_experts"]', "512"]]],
+    "backward-stepper": [[]] + [[['button[data-action="next"]', "click"]]] * 18 + [
+        [['button[data-action="previous"]', "click"]],
+        [['input[data-param="x1"]', "-1"], ['input[data-param="y"]', "1"], ['button[data-action="next"]', "click"]],
+        [['input[data-param="y"]', "2"]],                        # bad input: messages
+        [['input[data-param="x2"]', "abc"]],
+        [['input[data-param="x2"]', "0.5"], ['button[data-action="restart"]', "click"]],
+    ],
     "training-playground": [
         [],
         [['button[data-action="step10"]', "click"]],
@@ -271,7 +278,7 @@ def test_without_javascript_the_russian_page_says_what_the_widget_does_in_russia
         source = ("ru/" if edition == "ru" else "") + lesson_of_each_widget()[name]
         page = pagekit.built_page(built_site, source)
         html = page.read_text(encoding="utf-8")
-        script = re.search(r'<script type="module" src="([^"]+)"', html)[1]
+        script = re.search(rf'<script type="module" src="([^"]*/{re.escape(WIDGETS[name].script)})"', html)[1]
         target = posixpath.normpath(posixpath.join(page.parent.relative_to(built_site).as_posix(), script))
         assert target == f"javascripts/widgets/{WIDGETS[name].script}" and (built_site / target).is_file(), (source, script)
         match = re.search(rf'data-widget="{name}".*?<p class="mlp-widget__fallback">(?P<p>.*?)</p>', html, re.S)

@@ -85,6 +85,8 @@ const STYLE = `
 .mlp-widget canvas,.mlp-widget svg{max-width:100%;height:auto;display:block;touch-action:none}
 .mlp-widget output{font-variant-numeric:tabular-nums}
 .mlp-widget__readout{margin:.3rem 0}
+.mlp-widget__steps{font-variant-numeric:tabular-nums;overflow-wrap:anywhere}
+.mlp-widget__current{font-weight:700}
 .mlp-widget .md-typeset__scrollwrap{margin-left:0;margin-right:0}
 `;
 
