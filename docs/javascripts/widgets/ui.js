@@ -73,7 +73,9 @@ const STYLE = `
 .mlp-widget__control>select,.mlp-widget__control>input[type=text],.mlp-widget__control>input[data-field]{grid-column:2/-1}
 .mlp-widget__control>label{overflow-wrap:anywhere}
 .mlp-widget__control--wide{grid-template-columns:minmax(0,1fr) minmax(7rem,9rem)}
-.mlp-widget__control--rate{grid-template-columns:minmax(0,1fr) minmax(4rem,6rem) 5rem}
+.mlp-widget__control--rate{grid-template-columns:minmax(0,1fr) minmax(5rem,7rem)}
+.mlp-widget__control--rate>input[type=range]{grid-column:1/-1;grid-row:2}
+.mlp-widget [hidden]{display:none}
 .mlp-widget__control .mlp-widget__msg{grid-column:1/-1}
 .mlp-widget__msg:empty{display:none}
 .mlp-widget__msg,.mlp-widget__error{color:var(--md-typeset-color);font-weight:700}
