@@ -30,6 +30,7 @@ from pathlib import Path
 
 import griffe
 from page_code import page_blocks, parse_fences
+from prose.structure import generator_modules
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = "mlp_ref"
@@ -281,7 +282,8 @@ LAB_CELL = "# %%"
 def page_codes(src_uri: str, text: str, *, build_time: bool = True) -> list[str]:
     """The Python code of a page, block by block: a lesson's runnable ``python`` blocks (their
     snippets expanded) and, with ``build_time``, its markdown-exec blocks, whose code the
-    reader does not see; a lab's code cells (all of which the reader sees)."""
+    reader does not see, with the generator modules they import (mlp_ref/course/generators/); a
+    lab's code cells (all of which the reader sees)."""
     if src_uri.endswith(".py"):
         cells = text.split(f"\n{LAB_CELL}")
         return [cell.split("\n", 1)[-1] for cell in cells[1:] if not cell.startswith(" [markdown]")]
@@ -289,4 +291,5 @@ def page_codes(src_uri: str, text: str, *, build_time: bool = True) -> list[str]
     if build_time:
         lines = text.split("\n")
         codes += [fence.code for fence in parse_fences(lines, src_uri) if fence.runs_at_build]
+        codes += [path.read_text(encoding="utf-8") for path in generator_modules(text)]
     return codes

@@ -27,6 +27,9 @@ _FENCE = re.compile(r"^([ \t]*)```.*?^\1```", re.MULTILINE | re.DOTALL)
 class Term:
     en: str
     ru: str
+    # Russian words this term replaced (regular expressions, matched as whole words): a review
+    # retired them, and tests/test_glossary.py keeps them out of everything a Russian reader sees.
+    retired: tuple[str, ...] = ()
 
 
 def terms(path: Path = SOURCE) -> list[Term]:
@@ -34,17 +37,23 @@ def terms(path: Path = SOURCE) -> list[Term]:
     entries = yaml.safe_load(path.read_text(encoding="utf-8"))
     out = []
     for k, entry in enumerate(entries, 1):
-        if set(entry) != {"en", "ru"} or not all(str(v).strip() for v in entry.values()):
-            raise ValueError(f"{path.name}, entry {k}: expected non-empty en and ru, received {entry!r}")
-        out.append(Term(str(entry["en"]), str(entry["ru"])))
+        if not {"en", "ru"} <= set(entry) <= {"en", "ru", "retired"} or not all(entry.values()):
+            raise ValueError(f"{path.name}, entry {k}: expected non-empty en and ru (and an optional list "
+                             f"retired), received {entry!r}")
+        out.append(Term(str(entry["en"]), str(entry["ru"]), tuple(entry.get("retired", ()))))
     return out
 
 
 def stems(term: str) -> list[str]:
-    """The words of a term that a page must contain, each cut to a stem (Russian words change
-    their ending with the case: «смещение», «смещения»); a part in brackets is left out."""
+    """The words of a term that a page must contain, each as the start of a word of the page; a
+    Russian word cut to its stem (its ending changes with the case: «смещение», «смещения»), an
+    English one whole ("dense" must not be found in "density"); a part in brackets is left out."""
     words = re.findall(r"[\w-]{3,}", re.sub(r"\(.*?\)", "", term).lower())
-    return [word[:max(4, len(word) - 2)] for word in words]
+    return [word[:max(4, len(word) - 2)] if re.search("[а-яё]", word) else word for word in words]
+
+
+def _uses(text: str, stem: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(stem)}", text) is not None
 
 
 def prose(page: Page, docs: Path = DOCS) -> tuple[str, str]:
@@ -58,7 +67,7 @@ def first_page(term: Term, texts: dict[Page, tuple[str, str]]) -> Page:
     """The first page, in course order, whose prose uses ``term`` in both editions (every stem of
     its words); ``texts`` maps each page of the course, in order, to :func:`prose`."""
     for page, (english, russian) in texts.items():
-        if all(s in english for s in stems(term.en)) and all(s in russian for s in stems(term.ru)):
+        if all(_uses(english, s) for s in stems(term.en)) and all(_uses(russian, s) for s in stems(term.ru)):
             return page
     raise ValueError(f"glossary term {term.en!r} / {term.ru!r}: expected a page whose prose uses it in both "
                      f"editions, received none of {[page.key for page in texts]}")

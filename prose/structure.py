@@ -11,6 +11,7 @@ its title (``# 3. The forward pass …``, ``# # Lab A: …`` in a lab's notebook
 
 from __future__ import annotations
 
+import ast
 import posixpath
 import re
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from pathlib import Path
 from mlp_ref.course import i18n
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
+GENERATORS = DOCS.parent / "mlp_ref" / "course" / "generators"
 
 _LESSON_TITLE = re.compile(r"^# (?P<key>\d+)\. (?P<title>.+)$", re.MULTILINE)
 _LAB_TITLE = re.compile(r"^# # (?:Lab|Лабораторная) (?P<key>[A-Z]): (?P<title>.+)$", re.MULTILINE)
@@ -160,12 +162,81 @@ def _slug(title: str) -> str:
 
 def widgets(course: list[Page], docs: Path = DOCS) -> list[tuple[Page, str, str]]:
     """(page, widget name, anchor of the section that holds it) for every interactive widget,
-    in course order: read from the pages' ``widget_html("name", ...)`` calls, the one place where
-    a widget is put on a page."""
+    in course order: read from the ``widget_html("name", ...)`` calls of the pages' code, the one
+    place where a widget is put on a page (on the page itself, or in a generator it calls there)."""
     found = []
     for page in course:
         text = (docs / page.path).read_text(encoding="utf-8")  # the English page: anchors are the same in both
-        for call in _WIDGET_CALL.finditer(text):
-            headings = [h["id"] or _slug(h["title"]) for h in _SUBHEADING.finditer(text, 0, call.start())]
-            found.append((page, call["name"], headings[-1] if headings else ""))
+        places = [(call.start(), call["name"]) for call in _WIDGET_CALL.finditer(text)]
+        places += [(call.offset, match["name"]) for call in generator_calls(text)
+                   for match in _WIDGET_CALL.finditer(call.source)]
+        for offset, name in sorted(places):
+            headings = [h["id"] or _slug(h["title"]) for h in _SUBHEADING.finditer(text, 0, offset)]
+            found.append((page, name, headings[-1] if headings else ""))
+    return found
+
+
+# --- the generator functions a page calls ----------------------------------------------------
+# A page imports its generators by name ("from mlp_ref.course.generators import lesson05") and
+# calls one per table or figure ("print(lesson05.loss_table())").
+_GENERATOR_IMPORT = re.compile(r"^[ \t]*from[ \t]+mlp_ref\.course\.generators[ \t]+import[ \t]+"
+                               r"(?P<names>\w+(?:[ \t]*,[ \t]*\w+)*)[ \t]*$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class GeneratorCall:
+    offset: int       # where the call stands in the page's text
+    path: Path        # the generator module
+    parts: tuple      # ((line in path, source), ...): the function called, then each function of
+                      # the module it calls, in turn (a table's check may sit in a helper)
+
+    @property
+    def source(self) -> str:
+        return "\n\n".join(source for _, source in self.parts)
+
+
+def _module_functions(path: Path) -> dict[str, tuple[int, str, set[str]]]:
+    """A module's top-level functions: name -> (line of its def, its source, the names it uses)."""
+    text = path.read_text(encoding="utf-8")
+    tree = ast.parse(text, filename=str(path))
+    return {node.name: (node.lineno, ast.get_source_segment(text, node, padded=True),
+                        {n.id for n in ast.walk(node) if isinstance(n, ast.Name)})
+            for node in tree.body if isinstance(node, ast.FunctionDef)}
+
+
+def generator_modules(text: str, generators: Path | None = None) -> list[Path]:
+    """The generator modules a page's text imports (``from mlp_ref.course.generators import lesson05``)."""
+    names = sorted({name.strip() for match in _GENERATOR_IMPORT.finditer(text) for name in match["names"].split(",")})
+    return [(generators or GENERATORS) / f"{name}.py" for name in names]
+
+
+def generator_calls(text: str, generators: Path | None = None) -> list[GeneratorCall]:
+    """Every call of a generator function in a page's text (``lesson05.loss_table(``), in order;
+    the modules are read in ``generators`` (default :data:`GENERATORS`).
+
+    Raises
+    ------
+    ValueError
+        A call names a function its module does not have.
+    """
+    modules = [path.stem for path in generator_modules(text)]
+    if not modules:
+        return []
+    found, generators = [], generators or GENERATORS
+    for call in re.finditer(rf"\b(?P<module>{'|'.join(modules)})\.(?P<function>\w+)\(", text):
+        path = generators / f"{call['module']}.py"
+        functions = _module_functions(path)
+        if call["function"] not in functions:
+            raise ValueError(f"{path.name}: expected a function {call['function']!r}, called by the page; "
+                             f"it has {', '.join(sorted(functions))}")
+        parts, todo, seen = [], [call["function"]], set()
+        while todo:
+            name = todo.pop(0)
+            if name in seen:
+                continue
+            seen.add(name)
+            line, source, uses = functions[name]
+            parts.append((line, source))
+            todo += sorted(uses & functions.keys())
+        found.append(GeneratorCall(call.start(), path, tuple(parts)))
     return found

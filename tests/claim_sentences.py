@@ -8,7 +8,9 @@ build (``claim(...)`` or an assertion) or cited. This lists every such sentence 
 lesson's Markdown, a lab's Markdown cells; Russian words for a ``.ru.`` twin) with what stands
 beside it:
 
-* ``claim``: a code block of the same section calls ``claim(`` or ``assert``;
+* ``claim``: a code block of the same section calls ``claim(`` or ``assert``, itself or in the
+  generator function it calls (``print(lesson05.step_table())``: read in
+  ``mlp_ref/course/generators/lesson05.py``, with the module's functions that one calls);
 * ``output``: a code block of the same section has an output the build compares;
 * ``cite``: the sentence names a year, a link or "et al." (its source is in the page's Sources);
 * ``-``: nothing; a reviewer decides whether the sentence needs a check, a citation or
@@ -23,6 +25,8 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+from prose.structure import generator_calls
 
 WORDS = {
     "en": r"cannot|can't|can never|never|always|only|every|at most|at least|no \w+ can|"
@@ -81,11 +85,13 @@ def sentences(markdown: str, language: str) -> list[Sentence]:
     words = re.compile(rf"(?<!\w)(?:{WORDS[language]})(?!\w)", re.IGNORECASE)
     found = []
     starts = [0, *(m.start() for m in _HEADING.finditer(markdown)), len(markdown)]
+    generated = generator_calls(markdown)
     for start, end in zip(starts, starts[1:]):
         section = markdown[start:end]
         if _SOURCES.match(section):
             continue  # the citations themselves
         code = [m[4] for m in _FENCE.finditer(section)]
+        code += [call.source for call in generated if start <= call.offset < end]
         code += ["output" for _ in re.finditer(r"<!--pytest-codeblocks:expected-output-->", section)]
         backing = _section_backing(code)
         prose = _FENCE.sub(lambda m: "\n" * m[0].count("\n"), section)

@@ -46,3 +46,13 @@ def test_russian_words_and_lab_cells(tmp_path):
     assert [(s.line, s.backing) for s in sentences(markdown_of(lab), "ru")] == [(4, "claim")]
     with pytest.raises(ValueError, match="expected one of"):
         sentences(PAGE, "de")
+
+
+def test_a_one_line_fence_is_backed_by_the_claims_of_the_generator_it_calls():
+    """The section's fence only calls lesson02.perceptron_xor_table(); its claim is in the module."""
+    page = ('# 2. A page\n\n```python exec="on" session="x"\nfrom mlp_ref.course.generators import lesson02\n```\n\n'
+            '## Checked\n\nThe rule never stops on XOR.\n\n```python exec="on" session="x"\n'
+            'print(lesson02.perceptron_xor_table())\n```\n\n'
+            '## Unchecked\n\nThe trace never stops.\n\n```python exec="on" session="x"\n'
+            'print(lesson02.xor_trace())\n```\n')
+    assert [(s.line, s.backing) for s in sentences(page, "en")] == [(9, "claim"), (17, "-")]

@@ -116,18 +116,23 @@ def test_table_builds_on_column_is_each_pages_prerequisites(home):
 
 
 def test_map_draws_the_prerequisites_without_implied_links(home):
+    from prose.structure import pages
+
     _, namespace = home
     prereqs = _own_reading()
-    drawn = set(namespace["EDGES"])
-    assert set(namespace["NODES"]) == set(prereqs), "the map must have one box per lesson and lab"
+    nodes, edges = namespace["home"].map_layout(pages(language="en"))  # what the page's map draws
+    drawn = set(edges)
+    assert set(nodes) == set(prereqs), "the map must have one box per lesson and lab"
     expected = _reduction(prereqs)
     assert drawn == expected, f"map arrows missing {sorted(expected - drawn)}, extra {sorted(drawn - expected)}"
 
 
 def test_home_page_describes_every_widget_once_with_a_link_to_its_section(home):
     """Each widget of mlp_ref.course.widgets.WIDGETS sits on one lesson, and the home page's list
-    links it there, read here from the lessons' own text (its heading and the widget_html call)."""
+    links it there, read here from the lessons' own text (its heading and the widget_html call, on
+    the page or in the generator function the page calls there)."""
     from mlp_ref.course.widgets import WIDGETS
+    from prose.structure import generator_calls
 
     markdown, _ = home
     on_pages = {}
@@ -135,10 +140,13 @@ def test_home_page_describes_every_widget_once_with_a_link_to_its_section(home):
         if ".ru." in path.name:  # the English home page lists the English lessons
             continue
         text = path.read_text(encoding="utf-8")
-        for match in re.finditer(r'widget_html\(\s*"([a-z-]+)"', text):
-            heading = re.findall(r"^### (.+)$", text[:match.start()], re.MULTILINE)[-1]
+        places = [(match.start(), match[1]) for match in re.finditer(r'widget_html\(\s*"([a-z-]+)"', text)]
+        places += [(call.offset, match[1]) for call in generator_calls(text)
+                   for match in re.finditer(r'widget_html\(\s*"([a-z-]+)"', call.source)]
+        for offset, name in places:
+            heading = re.findall(r"^### (.+)$", text[:offset], re.MULTILINE)[-1]
             anchor = re.sub(r"\s+", "-", re.sub(r"[^\w\s-]", "", heading).lower())
-            on_pages.setdefault(match[1], []).append(f"lessons/{path.stem}/#{anchor}")  # the served address
+            on_pages.setdefault(name, []).append(f"lessons/{path.stem}/#{anchor}")  # the served address
     assert set(on_pages) == set(WIDGETS) and all(len(v) == 1 for v in on_pages.values()), on_pages
     listed = re.findall(r"^- \*\*\[(?P<title>[^\]]+)\]\((?P<link>[^)]+)\)\*\* \(lesson \d+\): (?P<sentence>.+)\.$",
                         markdown, re.MULTILINE)

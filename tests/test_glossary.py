@@ -4,6 +4,9 @@ the table the data makes."""
 
 from __future__ import annotations
 
+import re
+import subprocess
+
 import pytest
 
 from prose import glossary
@@ -44,3 +47,33 @@ def test_both_glossary_pages_print_the_table():
     for name in ("glossary.md", "glossary.ru.md"):
         text = (glossary.DOCS / name).read_text(encoding="utf-8")
         assert "print(glossary_table())" in text, name
+
+
+def russian_texts() -> dict[str, str]:
+    """Everything a Russian reader can see, by file: the Russian pages and lab notebooks, and the
+    code whose ``say(..., ru=...)`` words reach them (generators, widgets, labs' reports, templates)."""
+    root = glossary.DOCS.parent
+    listed = subprocess.run(["git", "ls-files", "docs", "mlp_ref", "prose", "overrides", "snippets"], cwd=root,
+                            capture_output=True, text=True, check=True).stdout.split()
+    return {name: (root / name).read_text(encoding="utf-8") for name in listed
+            if name.endswith((".md", ".py", ".yml", ".html", ".js")) and name != "prose/glossary.yml"
+            and (root / name).is_file()}
+
+
+def retired_uses(texts: dict[str, str], terms: list[glossary.Term]) -> list[str]:
+    found = []
+    for term in terms:
+        for pattern in term.retired:
+            for name, text in texts.items():
+                found += [f"{name}: «{m.group(0)}» (say «{term.ru}»)"
+                          for m in re.finditer(rf"(?<!\w){pattern}(?!\w)", text, re.IGNORECASE)]
+    return found
+
+
+def test_no_retired_russian_word_comes_back():
+    assert retired_uses(russian_texts(), glossary.terms()) == []
+
+
+def test_a_retired_word_is_found():
+    texts = {"x.ru.md": "Фиксируем сид генератора; плотный слой; плотность"}
+    assert len(retired_uses(texts, glossary.terms())) == 2

@@ -20,8 +20,9 @@ What is scanned, without building the site:
   after "lesson", "exercise", "question", "section" or "Lab" (a cross-reference), digits in a
   name (``W1``, ``float64``, ``GPT-2``, ``Qwen3-0.6B``).
 * Captions and alt text: the string literals in the ``alt=`` and ``caption=`` arguments of
-  the page's build-time code (markdown-exec fences, the labs' code cells); the values an
-  f-string puts in are computed, its format specs are not text.
+  the page's build-time code (markdown-exec fences, the generator functions they call in
+  ``mlp_ref/course/generators/``, the labs' code cells); the values an f-string puts in are
+  computed, its format specs are not text.
 
 A declaration no longer used on its page fails too, so the lists stay the page's inputs.
 Run ``python -m tests.test_prose_numbers [PAGE ...]`` to list the undeclared numbers of pages.
@@ -40,6 +41,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from prose.structure import generator_calls
 from tests import editions
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -229,6 +231,17 @@ def page_numbers(page: Path, text: str | None = None) -> list[Number]:
     for first_line, block in code:
         for line, literal in caption_strings(block, first_line):
             found.extend(numbers_in(literal, line))
+    # A generator's captions: reported at the line of the page that calls it, named by its module's line.
+    seen = set()
+    for call in [] if page.suffix == ".py" else generator_calls(text):
+        page_line = text.count("\n", 0, call.offset) + 1
+        for first_line, source in call.parts:
+            if (call.path, first_line) in seen:
+                continue
+            seen.add((call.path, first_line))
+            for line, literal in caption_strings(source, first_line):
+                found.extend(Number(page_line, n.text, n.value, f"{call.path.name}:{n.line}: {n.context}")
+                             for n in numbers_in(literal, line))
     return sorted(found, key=lambda n: n.line)
 
 
@@ -357,6 +370,24 @@ def test_scan_catches_a_typed_number(tmp_path):
         '```python exec="on"\nx = 41\nprint(figure_html(fig, alt=f"{x:.1f} and 43", caption="7 bars"))\n```\n',
         encoding="utf-8")
     assert [n.text for n in page_numbers(fake)] == ["37", "three", "twice", "Eight", "43", "7"]
+
+
+def test_scan_reads_the_captions_of_the_generators_a_page_calls(tmp_path):
+    """A one-line fence calls a generator function: a number typed in its caption is found, reported
+    at the line of the page that calls it and named by the module's line; one it does not call is not read."""
+    generators = tmp_path / "generators"
+    generators.mkdir()
+    (generators / "page.py").write_text(
+        'def drawn():\n    return figure_html(fig, alt=f"{n} runs over 41 steps", caption=_said())\n\n\n'
+        'def _said():\n    return say("43 runs", ru="43 запуска")\n\n\n'
+        'def other():\n    return figure_html(fig, alt="47 bars", caption="")\n', encoding="utf-8")
+    fake = tmp_path / "page.md"
+    fake.write_text('# 3. Title\n\n```python exec="on"\nfrom mlp_ref.course.generators import page\n\n'
+                    'print(page.drawn())\n```\n', encoding="utf-8")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("prose.structure.GENERATORS", generators)
+        found = page_numbers(fake)
+    assert [(n.line, n.text, n.context.split(":")[:2]) for n in found] == [(6, "41", ["page.py", "2"])]
 
 
 if __name__ == "__main__":  # list the undeclared numbers of the pages named, or of all pages

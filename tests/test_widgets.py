@@ -105,6 +105,8 @@ def start(opened, name: str, viewport: str):
     size, scheme, material = VIEWPORTS[viewport]
     page.set_viewport_size(size)
     page.emulate_media(color_scheme=scheme)
+    # The page loads in the background (opened): wait for it before reading its body.
+    page.wait_for_selector(f'.mlp-widget[data-widget="{name}"] table', timeout=30000)
     if page.evaluate("() => document.body.getAttribute('data-md-color-scheme')") != material:
         # as a reader would: the header's palette toggle (it names the scheme it switches to)
         page.locator(f'form[data-md-component="palette"] label[title="Switch to {scheme} mode"]').click()

@@ -29,6 +29,7 @@ import pytest
 import mlp_ref
 from mlp_ref.course.counting_tables import breakdown_markdown, layer_table_markdown
 from mlp_ref.course.widgets import WIDGETS, widget_html
+from prose.structure import generator_calls
 from tests import editions, pagekit
 from tests.browser_visits import PageVisit, page_url
 from tests.test_widgets import FIT, fit_problems
@@ -41,12 +42,15 @@ TEMPLATE_FIELD = re.compile(r"\{\w+\}")
 
 
 def lesson_of_each_widget() -> dict[str, str]:
-    """Widget name -> the English lesson (a path under docs/) whose generator block places it."""
+    """Widget name -> the English lesson (a path under docs/) whose generator block places it (on
+    the page, or in the generator function the page calls)."""
     found = {}
     for path in sorted((pagekit.DOCS / "lessons").glob("*.md")):
         if ".ru." not in path.name:
-            for match in re.finditer(r'widget_html\(\s*"([a-z-]+)"', path.read_text(encoding="utf-8")):
-                found[match[1]] = path.relative_to(pagekit.DOCS).as_posix()
+            text = path.read_text(encoding="utf-8")
+            for code in [text] + [call.source for call in generator_calls(text)]:
+                for match in re.finditer(r'widget_html\(\s*"([a-z-]+)"', code):
+                    found[match[1]] = path.relative_to(pagekit.DOCS).as_posix()
     assert set(found) == set(WIDGETS), found
     return found
 

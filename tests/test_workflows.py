@@ -105,4 +105,14 @@ def test_no_action_runs_on_a_deprecated_runtime(tmp_path):
     unknown = [f"{action}@{major}" for action, major in actions
                if not any(f'"no-such-input" is not defined in action "{action}@{major}"' in line for line in findings)]
     assert unknown == [], "actionlint does not know these actions, so it cannot check their runtime"
-    assert [line for line in findings if "no-such-input" not in line] == []
+    # The probe passes only the made-up input, so an action's required inputs are reported missing.
+    assert [line for line in findings if "no-such-input" not in line and "missing input" not in line] == []
+
+
+def test_only_the_test_workflow_restores_a_cache():
+    """The published site is built from nothing: a restored cache could answer for pages with
+    another run's outputs. The test workflow restores .cache/ (its entries are content-keyed)."""
+    restoring = {where.split(":")[0] for where, match in uses_lines() if match["action"] == "actions/cache"}
+    pages = (WORKFLOWS / "pages.yml").read_text(encoding="utf-8")
+    assert restoring == {"ci.yml"}
+    assert not re.search(r"^\s*cache(-dependency-path)?:", pages, re.M), "setup-python's cache: in pages.yml"

@@ -230,8 +230,9 @@ check_step0(below, 20)  # the text says: some seeds start below ln V, some above
 # ### Saturated tanh units
 #
 # The hidden layer has the same problem one layer down. With $C$ and $W_1$ both standard
-# normal, each pre-activation is a sum of {@ lab_b.fan_in @} products of unit-variance numbers: its
-# variance is {@ lab_b.fan_in @} in expectation over the draw of the weights, and the tanh outputs pile
+# normal, each entry of $x W_1$ is a sum of {@ lab_b.fan_in @} products of unit-variance numbers: its
+# variance is {@ lab_b.fan_in @} in expectation over the draw of the weights (the standard-normal bias
+# adds one more to the pre-activation's), and the tanh outputs pile
 # up at ±1, where the derivative $1 - h^2$ is nearly zero and almost no gradient passes.
 # Scaling $W_1$ by the Kaiming gain for tanh over the square root of the fan-in,
 # $\tfrac{5/3}{\sqrt{{@ lab_b.fan_in @}}}$, brings the pre-activations back to a range where tanh still

@@ -185,7 +185,7 @@ def _counter_text() -> dict:
         "headsDivide": say("expected a divisor of d_model = {d}, received {heads}",
                            ru="ожидался делитель d_model = {d}, получено {heads}"),
         "denseLayers": say("expected at least the {dense} dense layers, received {layers}",
-                           ru="ожидалось не меньше слоёв, чем плотных ({dense}), получено {layers}"),
+                           ru="ожидалось не меньше слоёв, чем слоёв без экспертов ({dense}), получено {layers}"),
         "topK": say("expected at most the {experts} routed experts, received {k}",
                     ru="ожидалось не больше, чем маршрутизируемых экспертов ({experts}), получено {k}"),
     }

@@ -63,6 +63,7 @@ class NotebookProgress:
         self.total, self.desc, self.unit, self.interval = int(total), desc, unit, float(interval)
         self.n, self.postfix = 0, ""
         self.start = self.last_draw = time.perf_counter()
+        # Outside a notebook (a lab run as a script) display() prints the text and returns None.
         self.handle = display(self._pretty(), display_id=True)
 
     def text(self) -> str:
@@ -83,9 +84,15 @@ class NotebookProgress:
     def update(self, n: int = 1) -> None:
         self.n += n
         if time.perf_counter() - self.last_draw >= self.interval:
-            self.handle.update(self._pretty())
+            self._draw()
             self.last_draw = time.perf_counter()
+
+    def _draw(self, end: str = "") -> None:
+        if self.handle is None:  # no notebook: redraw one line of the terminal, as tqdm does
+            print("\r" + self.text(), end=end, file=sys.stderr, flush=True)
+        else:
+            self.handle.update(self._pretty())
 
     def close(self) -> None:
         self.postfix = ""  # the finished bar needs no label of the last fit
-        self.handle.update(self._pretty())
+        self._draw(end="\n")

@@ -34,3 +34,12 @@ def test_a_notebooks_bar_speaks_the_notebooks_language(monkeypatch):
         monkeypatch.setenv("MLP_LANG", language)
         Ticker(lambda total, desc, unit: made.append((desc, unit)), total=3, unit="fit")
         assert made[-1] == expected, (language, made[-1])
+
+
+def test_notebook_progress_outside_a_notebook_draws_on_stderr(capsys):
+    """A lab run as a plain script: IPython's display() returns no handle there."""
+    bar = NotebookProgress(total=2, desc="fits", unit="fit", interval=0.0)
+    bar.update(2)
+    bar.close()
+    err = capsys.readouterr().err
+    assert err.endswith("\n") and "2/2" in err.splitlines()[-1] and err.count("\r") == 2

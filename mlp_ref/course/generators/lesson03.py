@@ -1,0 +1,191 @@
+"""Lesson 3's tables, traces and widget: the 2-2-1 network's forward pass by hand, on a batch, and
+the shapes of every intermediate of a 784-128-64-10 network."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import mlp_ref
+from mlp_ref.course.i18n import say
+from mlp_ref.course.tables import format_count, format_number, markdown_table
+from mlp_ref.course.trace import trace
+from mlp_ref.course.widgets import network_data, widget_html
+
+X = np.array([1.0, 2.0])                                                   # the single example, (2,)
+X_BATCH = np.array([[1.0, 2.0], [0.5, 0.5], [-1.0, 0.3], [2.0, -1.5]])     # the batch of four, (4, 2)
+
+
+# SYLLABUS's 2-2-1 network (ReLU hidden layer, sigmoid output), as mlp_ref.MLP.from_arrays takes it; each
+# generator makes its own, in a line the reference's name scan reads (hooks/api_names.py: a
+# page's ``net`` links to MLP's entries only while every binding of it makes an MLP).
+LAYERS = ([np.array([[0.1, 0.2], [0.3, 0.4]]), np.array([[0.5], [0.6]])],   # W1 (2, 2), W2 (2, 1)
+          [np.array([0.1, 0.1]), np.array([0.2])])                          # b1 (2,), b2 (1,)
+
+
+def _num(v: float) -> str:
+    """A fixture number as you would write it by hand; negatives in parentheses."""
+    return f"({v:g})" if v < 0 else f"{v:g}"
+
+
+def _by_hand(x, W, b, name):
+    """One row per unit: the sum of products written out, and its value; x (d_in,), W (d_in, d_out), b (d_out,)."""
+    rows = []
+    for j in range(W.shape[1]):
+        terms = " + ".join(f"{_num(x[i])}·{_num(W[i, j])}" for i in range(len(x)))
+        rows.append([f"{name}[{j + 1}]", f"{terms} + {_num(b[j])}",
+                     format_number(x @ W[:, j] + b[j], 2)])
+    return rows
+
+
+def by_hand_table() -> str:
+    """The forward pass of the 2-2-1 network on :data:`X`, every sum of products written out.
+
+    Returns
+    -------
+    str
+        A Markdown table: quantity, the arithmetic by hand, its value.
+    """
+    net = mlp_ref.MLP.from_arrays(*LAYERS, activation="relu", output="sigmoid")
+    W1, W2 = net.weights
+    b1, b2 = net.biases
+    out, cache = net.forward(X[None, :], keep_cache=True)
+    z1, a1, z2 = cache.pre_activations[0][0], cache.activations[1][0], cache.pre_activations[1][0]
+    rows = _by_hand(X, W1, b1, "z1")
+    rows += [[f"a1[{j + 1}]", f"relu({format_number(z1[j], 2)})", format_number(a1[j], 2)]
+             for j in range(2)]
+    rows += _by_hand(a1, W2, b2, "z2")
+    rows.append(["ŷ", f"σ({format_number(z2[0], 2)}) = 1 / (1 + e^(−{format_number(z2[0], 2)}))",
+                 format_number(out[0, 0], 4)])
+    assert np.allclose([r for r in z1], X @ W1 + b1)
+    return markdown_table([say("quantity", ru="величина"), say("by hand", ru="вручную"),
+                           say("value", ru="значение")], rows, "llr")
+
+
+def single_trace() -> str:
+    """The trace of the 2-2-1 network on :data:`X` as a batch of one, (1, 2).
+
+    Returns
+    -------
+    str
+        A Markdown table, one row per step.
+    """
+    net = mlp_ref.MLP.from_arrays(*LAYERS, activation="relu", output="sigmoid")
+    return trace(net, X[None, :]).to_markdown(precision=4)
+
+
+def batch_trace() -> str:
+    """The trace of the 2-2-1 network on :data:`X_BATCH`, (4, 2).
+
+    Returns
+    -------
+    str
+        A Markdown table, one row per step.
+    """
+    net = mlp_ref.MLP.from_arrays(*LAYERS, activation="relu", output="sigmoid")
+    return trace(net, X_BATCH).to_markdown(precision=4)
+
+
+def _vec(v, p=2) -> str:
+    return "(" + ", ".join(format_number(t, p) for t in v) + ")"
+
+
+def _note(z) -> str:
+    """What to notice about a row's hidden pre-activations z, (2,)."""
+    if np.all(z <= 0):
+        return say("both off: ŷ = σ(b2)", ru="оба выключены: ŷ = σ(b2)")
+    if np.all(z > 0) and np.min(z) < 0.1:
+        return say("both on, barely", ru="оба включены, но едва")
+    if np.all(z > 0):
+        return say("both on", ru="оба включены")
+    return say("one off", ru="один выключен")
+
+
+def batch_rows_table() -> str:
+    """Each row of :data:`X_BATCH` with its z1, a1, z2 and ŷ, and what to notice about it.
+
+    Returns
+    -------
+    str
+        A Markdown table, one row per row of the batch.
+    """
+    net = mlp_ref.MLP.from_arrays(*LAYERS, activation="relu", output="sigmoid")
+    Y_batch, batch_cache = net.forward(X_BATCH, keep_cache=True)
+    Z1b, A1b, Z2b = batch_cache.pre_activations[0], batch_cache.activations[1], batch_cache.pre_activations[1]
+    rows = [[str(i + 1), _vec(X_BATCH[i], 1), _vec(Z1b[i]), _vec(A1b[i]), format_number(Z2b[i, 0], 3),
+             format_number(Y_batch[i, 0], 4), _note(Z1b[i])] for i in range(4)]
+    return markdown_table([say("row", ru="строка"), "x", "z1", "a1 = relu(z1)", "z2", "ŷ",
+                           say("notice", ru="что заметить")], rows, "clllrrl")
+
+
+def network_explorer() -> str:
+    """The network explorer widget, started on the page's network, input and batch.
+
+    Returns
+    -------
+    str
+        The widget's HTML, with what a reader without JavaScript reads instead.
+    """
+    net = mlp_ref.MLP.from_arrays(*LAYERS, activation="relu", output="sigmoid")
+    return widget_html("network-explorer", network_data(net, X, mlp_ref.xor_by_hand(), X_BATCH),
+                       say("with JavaScript on, this is where you can change the network's weights and input and "
+                           "watch its trace follow; the traces above show the same computation for the page's values.",
+                           ru="с включённым JavaScript здесь можно менять веса и вход сети и следить за её пошаговым "
+                              "разбором; разборы выше показывают то же вычисление для значений этой страницы."))
+
+
+def softmax_trace() -> str:
+    """The trace of SYLLABUS's softmax fixture, a 2-2-2 network with a softmax head, on x = (1, 2).
+
+    Returns
+    -------
+    str
+        A Markdown table, one row per step.
+    """
+    softmax_layers = [(np.array([[1.0, -1.0], [2.0, 1.0]]), np.array([0.0, 1.0]), "relu"),
+                      (np.array([[1.0, 0.0], [-1.0, 2.0]]), np.array([0.0, 0.0]), "softmax")]
+    return trace(softmax_layers, np.array([[1.0, 2.0]])).to_markdown(precision=4)
+
+
+def shapes_table() -> str:
+    """Every array of a 784-128-64-10 network's forward pass at B = 32: its shape, checked against
+    the real array, its size and its role.
+
+    Returns
+    -------
+    str
+        A Markdown table, one row per array.
+    """
+    sizes = [784, 128, 64, 10]
+    B = 32
+    mnist = mlp_ref.MLP(sizes, output="softmax", seed=0)
+    X_mnist = np.random.default_rng(0).uniform(0.0, 1.0, size=(B, sizes[0]))   # (B, 784)
+    _, mnist_cache = mnist.forward(X_mnist, keep_cache=True)
+    L = len(sizes) - 1
+
+    def check(symbolic, array):
+        """The symbolic shape with B = 32 substituted must be the array's real shape."""
+        real = tuple(B if d == "B" else d for d in symbolic)
+        assert real == array.shape, (symbolic, array.shape)
+        return "(" + ", ".join(map(str, symbolic)) + (",)" if len(symbolic) == 1 else ")")
+
+    rows = [["X = A0", say("input batch", ru="входной батч"), check(("B", sizes[0]), mnist_cache.activations[0]),
+             format_count(mnist_cache.activations[0].size), say("input, kept", ru="вход, хранится")]]
+    for l in range(1, L + 1):
+        d_in, d_out = sizes[l - 1], sizes[l]
+        W, b = mnist.weights[l - 1], mnist.biases[l - 1]
+        Z, A = mnist_cache.pre_activations[l - 1], mnist_cache.activations[l]
+        last = l == L
+        parameter, kept = say("parameter", ru="параметр"), say("kept", ru="хранится")
+        rows += [
+            [f"W{l}", say(f"weights of layer {l}", ru=f"веса слоя {l}"), check((d_in, d_out), W),
+             format_count(W.size), parameter],
+            [f"b{l}", say(f"bias of layer {l}", ru=f"смещение слоя {l}"), check((d_out,), b),
+             format_count(b.size), parameter],
+            [f"Z{l}", f"A{l - 1} W{l} + b{l}" + (say("  (logits)", ru="  (логиты)") if last else ""),
+             check(("B", d_out), Z), format_count(Z.size), kept],
+            [f"A{l}" if not last else "P = A3", "softmax(Z3)" if last else f"relu(Z{l})", check(("B", d_out), A),
+             format_count(A.size), say("kept (output)", ru="хранится (выход)") if last else kept],
+        ]
+    return markdown_table([say("name", ru="имя"), say("what", ru="что это"), say("shape", ru="форма"),
+                           say(f"numbers at B = {B}", ru=f"чисел при B = {B}"), say("role", ru="роль")],
+                          rows, "lllrl")

@@ -1,0 +1,384 @@
+"""Lesson 5's figures, tables and sentences: gradient descent on one weight, one backward pass and
+step by hand, three optimizers' first steps, the multiply-adds of a pass, and why XOR is not
+always learned."""
+
+from __future__ import annotations
+
+
+import numpy as np
+
+import mlp_ref
+from mlp_ref.course.backward_tables import backward_by_hand, multiply_add_table
+from mlp_ref.course.claims import claim
+from mlp_ref.course.figures import PALETTE, figure_html, new_figure
+from mlp_ref.course.i18n import ru_plural, say
+from mlp_ref.course.tables import format_count, format_number, markdown_table
+
+X, Y = np.array([1.0, 2.0]), 0.0   # lesson 3's single example, (2,), with the target 0
+LR = 0.5                           # the step of the step table
+OPT_LR = 0.1                       # the optimizers' learning rate
+
+
+def _num(v) -> str:
+    return format_number(v, 4)
+
+
+def descent_figure() -> str:
+    """Gradient descent on one weight, L(w) = mean of (w x − y)², at three learning rates.
+
+    Returns
+    -------
+    str
+        The figure as HTML (:func:`mlp_ref.course.figures.figure_html`); its claim about the
+        factor |1 − ηL″| is checked.
+    """
+    line = mlp_ref.LineFit.of([1.0, 2.0, 3.0], [2.0, 3.0, 7.0])   # fit y ≈ w x to three points
+    rates = [("too small", 0.02), ("about right", 0.08), ("too large", 0.25)]
+    shown_name = {"too small": say("too small", ru="слишком мала"), "about right": say("about right", ru="в самый раз"),
+                  "too large": say("too large", ru="слишком велика")}   # the panels' titles
+    steps, w0 = 8, 0.0
+    paths = {name: mlp_ref.descend(line.grad, w0, lr, steps) for name, lr in rates}   # each (steps + 1,)
+    fig, axes = new_figure(1, 3, figsize=(9.6, 3.2), sharey=True)
+    grid = np.linspace(-4.0, 8.0, 400)
+    for ax, (name, lr), color in zip(axes, rates, PALETTE):
+        path = paths[name]
+        ax.plot(grid, line.loss(grid), color="0.55", linewidth=1.5)
+        shown = path[np.abs(path) < 8]
+        ax.plot(shown, line.loss(shown), marker="o", color=color, linewidth=1.2, markersize=4)
+        ax.set_title(f"{shown_name[name]}: η = {lr:g}", fontsize=10)
+        ax.set_xlabel(say("weight w (no unit)", ru="вес w (безразмерный)"))
+        ax.set_ylim(0, 120)
+    axes[0].set_ylabel(say("loss L(w) (no unit)", ru="потери L(w) (безразмерные)"))
+    factor = 1 - rates[2][1] * line.curvature           # what each step multiplies w - w* by, at the plotted rate
+    gap = paths["too large"] - line.best               # (steps + 1,) distances to the minimum
+    assert np.allclose(gap[1:], factor * gap[:-1])       # the plotted path does exactly that
+    growth = abs(factor)
+    claim(bool(growth > 1 and np.isclose(abs(1 - line.critical_lr * line.curvature), 1)),
+          "the factor |1 - ηL''| is above 1 at the plotted rate, and exactly 1 at the limit 2/L''")
+    return figure_html(
+        fig,
+        alt=say(f"The same parabola drawn once per learning rate: the loss of one weight w, with its minimum at w = {line.best:.2f}. "
+                f"Each shows {steps} gradient-descent steps from w = {w0:g} as dots joined by lines. Left, learning rate "
+                f"{rates[0][1]:g}: the dots creep down one side and are still at w = {paths['too small'][-1]:.2f} after "
+                f"{steps} steps. Middle, learning rate {rates[1][1]:g}: the dots reach the bottom within a few steps. "
+                f"Right, learning rate {rates[2][1]:g}: the dots jump from side to side, each higher than the one "
+                f"before, and leave the plotted range.",
+                ru=f"Одна и та же парабола, нарисованная для каждой скорости обучения: функция потерь одного веса w "
+                   f"с минимумом в точке w = {line.best:.2f}. На каждой панели точками, соединёнными линиями, показаны "
+                   f"{steps} {ru_plural(steps, 'шаг', 'шага', 'шагов')} градиентного спуска из w = {w0:g}. Слева, "
+                   f"скорость обучения {rates[0][1]:g}: точки медленно сползают по одному склону и за {steps} "
+                   f"{ru_plural(steps, 'шаг', 'шага', 'шагов')} доходят только до w = {paths['too small'][-1]:.2f}. "
+                   f"В середине, скорость обучения {rates[1][1]:g}: точки за несколько шагов доходят до дна. "
+                   f"Справа, скорость обучения {rates[2][1]:g}: точки прыгают со склона на склон, каждая выше "
+                   f"предыдущей, и уходят за пределы графика."),
+        caption=say(f"Gradient descent on L(w) = mean of (w x − y)² from w = {w0:g}. Notice that the largest rate does "
+                    f"not just converge faster: every step multiplies the distance to the minimum by |1 − ηL″|, which "
+                    f"is {growth:.2f} at the plotted η = {rates[2][1]:g}, so the loss grows without bound. The factor "
+                    f"passes 1 at η = {line.critical_lr:.3f}.",
+                    ru=f"Градиентный спуск по L(w) = среднее (w x − y)² из w = {w0:g}. Обратите внимание: самая большая "
+                       f"скорость не ускоряет сходимость, а ломает её: каждый шаг умножает расстояние до минимума на "
+                       f"|1 − ηL″|, а при показанной η = {rates[2][1]:g} этот множитель равен {growth:.2f}, и потери "
+                       f"растут неограниченно. Больше 1 множитель становится при η > {line.critical_lr:.3f}."),
+    )
+
+
+# Lesson 3's 2-2-1 network (ReLU hidden layer, sigmoid output), as mlp_ref.MLP.from_arrays takes it; each
+# generator makes its own, in a line the reference's name scan reads (hooks/api_names.py: a
+# page's ``net`` links to MLP's entries only while every binding of it makes an MLP).
+LAYERS = ([np.array([[0.1, 0.2], [0.3, 0.4]]), np.array([[0.5], [0.6]])],   # W1 (2, 2), W2 (2, 1)
+          [np.array([0.1, 0.1]), np.array([0.2])])                          # b1 (2,), b2 (1,)
+
+
+def backward_table() -> str:
+    """The backward pass of lesson 3's network on (:data:`X`, :data:`Y`), by hand.
+
+    Returns
+    -------
+    str
+        A Markdown table (:func:`mlp_ref.course.backward_tables.backward_by_hand`).
+    """
+    net = mlp_ref.MLP.from_arrays(*LAYERS, activation="relu", output="sigmoid")
+    return backward_by_hand(net, X, Y)
+
+
+def step_table() -> str:
+    """One SGD step at :data:`LR` on (:data:`X`, :data:`Y`): every parameter before, its gradient
+    and after, then z1, ŷ and the loss before and after; checks that the loss fell and that
+    both hidden units went off.
+
+    Returns
+    -------
+    str
+        A Markdown table, one row per entry.
+    """
+    net = mlp_ref.MLP.from_arrays(*LAYERS, activation="relu", output="sigmoid")
+    X1, Y1 = X[None, :], np.array([Y])   # (1, 2), (1,)
+    loss_before, grads = net.loss_and_grads(X1, Y1)
+    stepped = net.copy()
+    mlp_ref.sgd_step(stepped, grads, LR)
+    loss_after, _ = stepped.loss_and_grads(X1, Y1)
+    rows = []
+    for name, old, grad, new in zip(["W1", "b1", "W2", "b2"],
+                                    [net.weights[0], net.biases[0], net.weights[1], net.biases[1]],
+                                    [grads.weights[0], grads.biases[0], grads.weights[1], grads.biases[1]],
+                                    [stepped.weights[0], stepped.biases[0], stepped.weights[1], stepped.biases[1]]):
+        assert np.allclose(new, old - LR * grad)
+        for index in np.ndindex(old.shape):          # one row per entry, numbered from 1
+            where = ",".join(str(i + 1) for i in index)
+            rows.append([f"{name}[{where}]", _num(old[index]), _num(grad[index]), _num(new[index])])
+    z1_before = net.forward(X1, keep_cache=True)[1].pre_activations[0][0]       # (2,)
+    z1_after = stepped.forward(X1, keep_cache=True)[1].pre_activations[0][0]    # (2,)
+    for k in range(2):
+        rows.append([say(f"z1[{k + 1}] (hidden pre-activation)", ru=f"z1[{k + 1}] (преактивация)"),
+                     _num(z1_before[k]), "", _num(z1_after[k])])
+    rows.append(["ŷ", _num(net.forward(X1)[0, 0]), "", _num(stepped.forward(X1)[0, 0])])
+    rows.append([say("loss", ru="потери"), _num(loss_before), "", _num(loss_after)])
+    assert loss_after < loss_before
+    claim(bool(np.all(z1_before > 0) and np.all(z1_after < 0)),
+          "both hidden units are on before the step and off after it, for this input")
+    # both units off: the output is sigmoid(b2) and the loss depends on b2 alone
+    assert np.isclose(stepped.forward(X1)[0, 0], mlp_ref.sigmoid(stepped.biases[1])[0], rtol=1e-12)
+    return markdown_table([say("entry", ru="элемент"), say("before", ru="до"), say("gradient", ru="градиент"),
+                           say(f"after: before − {LR:g} · gradient", ru=f"после: до − {LR:g} · градиент")],
+                          rows, "lrrr")
+
+
+def optimizer_table() -> str:
+    """The first step of SGD, momentum and Adam at :data:`OPT_LR` from the same gradient, entry by
+    entry; checks what the page says of them (momentum's first step is SGD's, Adam's moves every
+    entry by the learning rate, the state each keeps, momentum's steady step).
+
+    Returns
+    -------
+    str
+        A Markdown table, one row per parameter entry.
+    """
+    net = mlp_ref.MLP.from_arrays(*LAYERS, activation="relu", output="sigmoid")
+    _, grads = net.loss_and_grads(X[None, :], np.array([Y]))
+    moves = {}
+    for rule in ("sgd", "momentum", "adam"):
+        moved = net.copy()
+        if rule == "sgd":
+            mlp_ref.sgd_step(moved, grads, OPT_LR)
+        elif rule == "momentum":
+            velocity = mlp_ref.MomentumState.zeros(moved)
+            mlp_ref.momentum_step(moved, grads, OPT_LR, velocity, beta=0.9)
+        else:
+            moments = mlp_ref.AdamState.zeros(moved)
+            mlp_ref.adam_step(moved, grads, OPT_LR, moments)
+        moves[rule] = [after - before for after, before in zip(moved.weights + moved.biases, net.weights + net.biases)]
+    claim(all(np.allclose(a, b, rtol=1e-12, atol=0) for a, b in zip(moves["momentum"], moves["sgd"])),
+          "momentum's first step from a zero velocity is the SGD step")
+    claim(all(np.allclose(np.abs(a), OPT_LR, rtol=1e-6) for a in moves["adam"]),
+          "Adam's first step moves every entry by the learning rate, up to eps")
+    n_params = sum(p.size for p in net.weights + net.biases)
+    claim(sum(v.size for v in velocity.velocity) == n_params and sum(a.size for a in moments.m + moments.s) == 2 * n_params,
+          "momentum keeps one number per parameter, Adam two")
+    # the velocity under a gradient that keeps its sign: the step grows to 1 / (1 - beta) times SGD's
+    steady = net.copy()
+    steady_state = mlp_ref.MomentumState.zeros(steady)
+    for _ in range(300):
+        before = steady.weights[0].copy()
+        mlp_ref.momentum_step(steady, grads, OPT_LR, steady_state, beta=0.9)
+    claim(bool(np.allclose(steady.weights[0] - before, -OPT_LR * grads.weights[0] / (1 - 0.9), rtol=1e-9)),
+          "under a constant gradient, momentum's step grows to 1 / (1 - beta) times SGD's")
+    rows = []
+    names = [f"W1[{i + 1},{j + 1}]" for i in range(2) for j in range(2)] + ["W2[1,1]", "W2[2,1]", "b1[1]", "b1[2]", "b2[1]"]
+    flat = lambda arrays: np.concatenate([a.ravel() for a in arrays])  # noqa: E731  W1, W2, b1, b2 in that order
+    for name, g, sgd, mom, adam in zip(names, flat(grads.weights + grads.biases), *(flat(moves[r]) for r in moves)):
+        rows.append([name, _num(g), _num(sgd), _num(mom), _num(adam)])
+    return markdown_table([say("entry", ru="элемент"), say("gradient g", ru="градиент g"),
+                           say(f"SGD: −{OPT_LR:g} g", ru=f"SGD: −{OPT_LR:g} g"),
+                           say("momentum, first step", ru="импульс, первый шаг"),
+                           say("Adam, first step", ru="Adam, первый шаг")], rows, "lrrrr")
+
+
+def multiply_adds_table() -> str:
+    """The multiply-adds of one forward and backward pass of a 784-128-64-10 network at B = 32.
+
+    Returns
+    -------
+    str
+        A Markdown table (:func:`mlp_ref.course.backward_tables.multiply_add_table`).
+    """
+    big = mlp_ref.MLP([784, 128, 64, 10], output="softmax", seed=0)
+    X_big = np.random.default_rng(0).uniform(size=(32, 784))   # (B, 784)
+    counts = mlp_ref.count_multiply_adds(big, X_big, np.arange(32) % 10)
+    return multiply_add_table(counts)
+
+
+def _runs() -> dict:
+    """XOR_STUDY's runs, one :class:`mlp_ref.XorRuns` per hidden width (kept by mlp_ref.xor_outcomes)."""
+    study = mlp_ref.XOR_STUDY
+    return {h: mlp_ref.xor_outcomes(h, study.n_seeds, study.lr, study.steps, study.settled) for h in study.widths}
+
+
+def xor_study_table() -> str:
+    """Per hidden width: the runs, how many learned XOR, and the share born with a dead unit,
+    measured and expected; checks that the two agree and the claims beside the table.
+
+    Returns
+    -------
+    str
+        A Markdown table, one row per width.
+    """
+    runs = _runs()
+    born_dead = 0.5 ** 2   # both of a unit's two weights negative, each with probability 1/2
+    rows = [[str(h), str(len(r.seeds)), f"{np.sum(r.solved)} ({r.fraction_solved:.0%})",
+             f"{np.mean(r.dead_at_start > 0):.0%}", f"{1 - (1 - born_dead) ** h:.0%}"] for h, r in runs.items()]
+    for h, r in runs.items():   # "the measured column agrees": within three standard errors of a binomial count
+        p_dead = 1 - (1 - born_dead) ** h
+        claim(abs(np.mean(r.dead_at_start > 0) - p_dead) < 3 * np.sqrt(p_dead * (1 - p_dead) / len(r.seeds)),
+              f"the share of runs born with a dead unit agrees with 1 - (3/4)^h at h = {h}")
+    two_alive = [np.mean(h - r.dead_at_start >= 2) for h, r in runs.items()]
+    claim(bool(np.all(np.diff(two_alive) > 0)), "more units make it likelier that at least two are alive at the start")
+    relu_at_zero = mlp_ref.get_activation("relu")[1](np.zeros(1))[0]
+    claim(relu_at_zero == 0, "relu'(0) = 0, so a unit whose pre-activation is exactly 0 passes no gradient")
+    return markdown_table(
+        [say("hidden units h", ru="скрытых нейронов h"), say("runs", ru="запусков"), say("solved", ru="решили"),
+         say("runs with a unit dead at the start", ru="запусков с нейроном, мёртвым с самого начала"),
+         say("expected: 1 − (1 − 1/4)^h", ru="ожидается: 1 − (1 − 1/4)^h")],
+        rows, "rrrrr")
+
+
+def width_sentence() -> str:
+    """The share of runs that learn XOR with two and four hidden units, and how many solved
+    two-unit runs started with both units alive.
+
+    Returns
+    -------
+    str
+        A paragraph of Markdown.
+    """
+    runs = _runs()
+    two, four = runs[2], runs[4]
+    alive, solved = np.sum(two.solved & (two.dead_at_start == 0)), np.sum(two.solved)
+    return say(f"With two hidden units only {two.fraction_solved:.0%} of the runs learn XOR, although "
+               f"lesson 2 showed that the weights exist. Width helps: with four units, {four.fraction_solved:.0%} do. "
+               f"Every solved two-unit run started with both units alive: "
+               f"{alive} of {solved}.",
+               ru=f"С двумя скрытыми нейронами XOR выучивают лишь {two.fraction_solved:.0%} запусков, хотя "
+                  f"урок 2 показал, что нужные веса существуют. Ширина помогает: с четырьмя нейронами — уже "
+                  f"{four.fraction_solved:.0%}. Каждый удачный запуск с двумя нейронами начинался с обоими живыми "
+                  f"нейронами: {alive} из {solved}.")
+
+
+def failures_table() -> str:
+    """Per hidden width: the failed runs, counted by the state they ended in; checks that none
+    of the three states ends solved.
+
+    Returns
+    -------
+    str
+        A Markdown table, one row per width.
+    """
+    rows = []
+    for h, r in _runs().items():
+        failed = ~r.solved
+        few, blind, affine = r.live_units < 2, r.blind_pair, r.affine_on_corners
+        other = failed & ~(few | blind | affine)
+        assert not np.any((few | blind | affine) & r.solved)   # none of the three states ends solved
+        rows.append([str(h), str(np.sum(failed)), str(np.sum(failed & few)), str(np.sum(failed & blind)),
+                     str(np.sum(failed & affine)), str(np.sum(other))])
+    return markdown_table([say("hidden units h", ru="скрытых нейронов h"),
+                           say("failed runs", ru="неудачных запусков"),
+                           say("fewer than two live units", ru="меньше двух живых нейронов"),
+                           say("with a blind pair", ru="со слепой парой"),
+                           say("affine on the corners", ru="аффинная на углах"),
+                           say("none of these", ru="ничего из этого")], rows, "rrrrrr")
+
+
+def trap_sentence() -> str:
+    """Which of the three failed states is a trap, counted over every run; checks the counts it says.
+
+    Returns
+    -------
+    str
+        A paragraph of Markdown.
+    """
+    runs = _runs()
+    settled = mlp_ref.XOR_STUDY.settled
+    n_runs = sum(len(r.seeds) for r in runs.values())
+    revived = sum(int(np.sum(r.revived)) for r in runs.values())
+    left_blind = sum(int(np.sum(r.blind_pair_after & r.solved)) for r in runs.values())
+    left_affine = sum(int(np.sum(r.affine_after & r.solved)) for r in runs.values())
+    unexplained = sum(int(np.sum(~r.solved & ~((r.live_units < 2) | r.blind_pair | r.affine_on_corners)))
+                      for r in runs.values())
+    three = runs[3]
+    dead3, solved3 = int(np.sum(three.solved & (three.dead_units > 0))), int(np.sum(three.solved))
+    claim(revived == 0, "no dead unit came back on, in any run, after any step")
+    claim(left_blind > 0 and left_affine > 0,
+          f"some runs with a blind pair, and some affine, at a step from {settled} on still ended solved")
+    claim(dead3 > 0, "with three hidden units, some solved runs end with a dead unit")
+    return say(f"Only the first state is a trap. In all {format_count(n_runs)} runs no dead unit ever came back "
+               f"on (the code checks after every step), so the number of live units can only fall. The other two "
+               f"states can be left, because the corners where some unit is on still send it a gradient: among the "
+               f"solved runs, {left_blind} had a blind pair and {left_affine} were affine at some step from step "
+               f"{settled} on. Such an escape is rare, but it happens. A dead unit alone does not stop a wider "
+               f"network either: with three hidden units, {dead3} of the {solved3} solved runs ended with a dead unit. "
+               f"Failed runs in none of the three states (the table's last column): {unexplained}.",
+               ru=f"Ловушка — только первое состояние. Во всех {format_count(n_runs)} запусках ни один мёртвый "
+                  f"нейрон не ожил (код проверяет это после каждого шага), так что число живых нейронов может только "
+                  f"уменьшаться. Из двух других состояний выйти можно: углы, на которых какой-то нейрон включён, "
+                  f"по-прежнему посылают ему градиент. Среди удачных запусков слепая пара на каком-либо шаге начиная "
+                  f"с {settled}-го была у {left_blind} {ru_plural(left_blind, 'запуска', 'запусков', 'запусков')}, "
+                  f"а аффинное состояние — у {left_affine} "
+                  f"{ru_plural(left_affine, 'запуска', 'запусков', 'запусков')}. Такой выход — редкость, но он "
+                  f"случается. И один мёртвый нейрон сам по себе не мешает более широкой сети: с тремя скрытыми "
+                  f"нейронами {dead3} из {solved3} удачных запусков закончились с мёртвым нейроном. Неудачных "
+                  f"запусков ни в одном из трёх состояний (последний столбец таблицы): {unexplained}.")
+
+
+def two_runs_figure() -> str:
+    """The loss (left) and the outputs at the four corners (right) of a solved and a failed
+    two-unit run on XOR.
+
+    Returns
+    -------
+    str
+        The figure as HTML (:func:`mlp_ref.course.figures.figure_html`).
+    """
+    two = _runs()[2]
+    solved_run = int(np.flatnonzero(two.solved)[0])
+    failed_run = int(np.flatnonzero(~two.solved & (two.dead_units > 0))[0])
+    fig, (left, right) = new_figure(1, 2, figsize=(9.0, 3.4))
+    steps = np.arange(two.steps + 1)
+    for run, style, color in ((solved_run, "-", PALETTE[0]), (failed_run, "--", PALETTE[1])):
+        label = say(f"seed {two.seeds[run]}: ", ru=f"зерно {two.seeds[run]}: ") + (say("solved", ru="решено") if two.solved[run] else
+                                              say(f"failed, {two.dead_units[run]} dead unit",
+                                                  ru=f"неудача, мёртвых: {two.dead_units[run]}"))
+        left.plot(steps, two.losses[run], linestyle=style, color=color, linewidth=2, label=label)
+    left.set_xlabel(say("gradient step", ru="шаг градиентного спуска"))
+    left.set_ylabel(say("mean loss (binary cross entropy)", ru="средние потери\n(бинарная перекрёстная энтропия)"))
+    left.legend(loc="upper right", frameon=False, fontsize=9)
+    corners = ["(0,0)", "(0,1)", "(1,0)", "(1,1)"]
+    width = 0.38
+    for k, (run, color, hatch) in enumerate(((solved_run, PALETTE[0], ""), (failed_run, PALETTE[1], "//"))):
+        right.bar(np.arange(4) + (k - 0.5) * width, two.outputs[run], width, color=color, hatch=hatch,
+                  edgecolor="0.2", label=f"seed {two.seeds[run]}")
+    right.axhline(0.5, color="0.4", linewidth=1, linestyle=":")
+    right.set_xticks(np.arange(4), [say(f"{c}\ntarget {t:g}", ru=f"{c}\nцель {t:g}") for c, t in zip(corners, mlp_ref.XOR_Y)])
+    right.set_ylabel(say("output ŷ after training", ru="выход ŷ после обучения"))
+    right.set_ylim(0, 1)
+    right.legend(loc="upper left", frameon=False, fontsize=9)
+    p_failed = two.outputs[failed_run]   # (4,)
+    return figure_html(
+        fig,
+        alt=say(f"Left: the training loss over {two.steps} gradient steps of two runs of the 2-2-1 network on XOR. "
+                f"The run from seed {two.seeds[solved_run]} falls to {two.losses[solved_run, -1]:.3f}; the run from seed "
+                f"{two.seeds[failed_run]} flattens at {two.losses[failed_run, -1]:.3f}. Right: the outputs at the four "
+                f"corners after training, as pairs of bars. The solved run's bars are near the targets 0, 1, 1, 0; the "
+                f"failed run outputs " + ", ".join(f"{p:.2f}" for p in p_failed) + " at the four corners.",
+                ru=f"Слева: потери на обучении за {format_count(int(two.steps))} {ru_plural(int(two.steps), 'шаг', 'шага', 'шагов')} "
+                   f"градиентного спуска в двух запусках сети 2-2-1 на XOR. Запуск с seed {two.seeds[solved_run]} "
+                   f"опускается до {two.losses[solved_run, -1]:.3f}; запуск с seed {two.seeds[failed_run]} "
+                   f"останавливается на {two.losses[failed_run, -1]:.3f}. Справа: выходы в четырёх углах после "
+                   f"обучения, парами столбиков. Столбики удачного запуска близки к целям 0, 1, 1, 0; неудачный "
+                   f"запуск выдаёт в четырёх углах " + ", ".join(f"{p:.2f}" for p in p_failed) + "."),
+        caption=say(f"Same network, same learning rate, different seeds. Notice that the failed run's loss does not "
+                    f"creep down slowly: it stops. Its dead unit receives no gradient, and the one live unit cannot "
+                    f"separate XOR.",
+                    ru="Та же сеть, та же скорость обучения, разные зёрна генератора. Обратите внимание: потери неудачного запуска "
+                       "не сползают медленно вниз, а останавливаются. Мёртвый нейрон не получает градиента, а "
+                       "единственный живой нейрон не может разделить XOR."),
+    )
