@@ -101,12 +101,11 @@ def start(opened, name: str, viewport: str):
     """(page, CSS selector of the widget, layout and label problems) of widget ``name`` in
     ``viewport``, once its script has drawn it (no wait for the network to go idle)."""
     page = opened[name].page
+    # The page loads in the background (opened): wait for the widget before reading its body.
     page.wait_for_selector(f'.mlp-widget[data-widget="{name}"] .mlp-widget__title', timeout=30000)
     size, scheme, material = VIEWPORTS[viewport]
     page.set_viewport_size(size)
     page.emulate_media(color_scheme=scheme)
-    # The page loads in the background (opened): wait for it before reading its body.
-    page.wait_for_selector(f'.mlp-widget[data-widget="{name}"] table', timeout=30000)
     if page.evaluate("() => document.body.getAttribute('data-md-color-scheme')") != material:
         # as a reader would: the header's palette toggle (it names the scheme it switches to)
         page.locator(f'form[data-md-component="palette"] label[title="Switch to {scheme} mode"]').click()
