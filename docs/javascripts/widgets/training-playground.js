@@ -127,7 +127,8 @@ function build(root, config) {
   const cells = small.getContext('2d').createImageData(GRID, GRID);
   const canvas = el('canvas', { width: 320, height: 320, tabindex: 0, role: 'img', class: 'mlp-widget__plot' });
   const caption = el('p', { class: 'mlp-widget__readout', text: words.caption });
-  const readout = el('p', { class: 'mlp-widget__readout', 'aria-label': words.forwardBox });
+  // a labelled group (a p may not carry aria-label: axe's aria-prohibited-attr); not live, it follows the pointer
+  const readout = el('p', { class: 'mlp-widget__readout', role: 'group', 'aria-label': words.forwardBox });
   const curve = svg('svg', { viewBox: '0 0 320 140', width: 320, height: 140, role: 'img' });
   const status = el('output', { 'aria-live': 'polite', class: 'mlp-widget__readout' });
   const error = el('p', { class: 'mlp-widget__error', role: 'alert' });
