@@ -101,6 +101,29 @@ SETTINGS = {
                             [["select", "3"], ['input[data-field="top_k"]', "300"]],
                             [["select", "3"], ['input[data-field="layers"]', "2"]],
                             [["select", "3"], ['input[data-field="n_experts"]', "512"]]],
+    "backward-stepper": [[]] + [[['button[data-action="next"]', "click"]]] * 18 + [
+        [['button[data-action="previous"]', "click"]],
+        [['input[data-param="x1"]', "-1"], ['input[data-param="y"]', "1"], ['button[data-action="next"]', "click"]],
+        [['input[data-param="y"]', "2"]],                        # bad input: messages
+        [['input[data-param="x2"]', "abc"]],
+        [['input[data-param="x2"]', "0.5"], ['button[data-action="restart"]', "click"]],
+    ],
+    "training-playground": [
+        [],
+        [['button[data-action="step10"]', "click"]],
+        # lesson 2's XOR with two ReLU units: seed 0 starts with a dead unit
+        [['select[data-param="data"]', "xor"], ['select[data-param="depth"]', "1"], ['select[data-param="width1"]', "2"],
+         ['select[data-param="activation"]', "relu"], ['input[data-param="seed"]', "0"],
+         ['button[data-action="step"]', "click"]],
+        [["canvas", "click"]],                                  # a point added where the map was clicked
+        [['select[data-param="data"]', "moons"], ['select[data-param="depth"]', "2"],
+         ['input[data-param="rate"]', "30"], ['button[data-action="step10"]', "click"]],   # the loss rises
+        [['input[data-param="rate"]', "1e300"], ['button[data-action="step"]', "click"]],  # it diverges
+        [['input[data-param="rate"]', "-1"]],                   # bad input: messages
+        [['input[data-param="rate"]', "abc"], ['input[data-param="seed"]', "1.5"]],
+        [['input[data-param="rate"]', "0.3"], ['button[data-action="newSeed"]', "click"],
+         ['button[data-action="play"]', "click"], ['button[data-action="play"]', "click"]],
+    ],
 }
 
 APPLY_AND_READ = """([name, settings]) => {
@@ -135,7 +158,7 @@ def readings(opened):
     for (name, edition), visit in opened.items():
         page = visit.page
         root = f'.mlp-widget[data-widget="{name}"]'
-        page.wait_for_selector(f"{root} table", timeout=30000)
+        page.wait_for_selector(f"{root} .mlp-widget__title", timeout=30000)
         config = json.loads(page.evaluate(f"() => document.querySelector('{root}').dataset.config"))
         out[name, edition] = {"config": config, "steps": page.evaluate(APPLY_AND_READ, [name, SETTINGS[name]]),
                               "problems": [p for p in visit.problems if not SITE_WIDE.search(p)]}
@@ -259,7 +282,7 @@ def test_without_javascript_the_russian_page_says_what_the_widget_does_in_russia
         source = ("ru/" if edition == "ru" else "") + lesson_of_each_widget()[name]
         page = pagekit.built_page(built_site, source)
         html = page.read_text(encoding="utf-8")
-        script = re.search(r'<script type="module" src="([^"]+)"', html)[1]
+        script = re.search(rf'<script type="module" src="([^"]*/{re.escape(WIDGETS[name].script)})"', html)[1]
         target = posixpath.normpath(posixpath.join(page.parent.relative_to(built_site).as_posix(), script))
         assert target == f"javascripts/widgets/{WIDGETS[name].script}" and (built_site / target).is_file(), (source, script)
         match = re.search(rf'data-widget="{name}".*?<p class="mlp-widget__fallback">(?P<p>.*?)</p>', html, re.S)

@@ -29,6 +29,8 @@ import numpy as np
 
 from mlp_ref.course.counting_tables import breakdown_labels, breakdown_markdown, layer_table_labels, row_label_templates
 from mlp_ref.course.i18n import LANGUAGES, THOUSANDS, language, say
+from mlp_ref.course.backward_stepper import stepper_text
+from mlp_ref.course.playground import playground_text
 from mlp_ref.course.trace import DEFAULT_PRECISION, INPUT, column_headers, said_expression
 from mlp_ref.transformer_counts import ROW_LABELS, TransformerConfig
 
@@ -72,6 +74,21 @@ WIDGETS = {
         "Счётчик параметров",
         "задайте ширины слоёв MLP или измените размеры опубликованного трансформера и посмотрите, где "
         "находится каждый параметр"),
+    "training-playground": Widget(
+        "training-playground.js", "The training playground",
+        "train a small network on XOR or a toy data set by gradient descent, a step at a time or playing, and "
+        "watch its decision boundary, loss and accuracy change; each step is lesson 5's",
+        "Песочница обучения",
+        "обучайте небольшую сеть градиентным спуском на XOR или на игрушечном наборе данных, по шагу или "
+        "непрерывно, и смотрите, как меняются граница решений, потери и точность; каждый шаг — тот же, что в "
+        "уроке 5"),
+    "backward-stepper": Widget(
+        "backward-stepper.js", "The backward-pass stepper",
+        "walk the backward pass of lesson 5's 2-2-1 network one quantity at a time, each with the chain-rule "
+        "product that gives it in numbers, then take one gradient-descent step; change the input or the target",
+        "Пошаговый обратный проход",
+        "пройдите обратный проход сети 2-2-1 из урока 5 по одной величине за раз, каждую — с произведением по "
+        "цепному правилу в числах, а затем сделайте один шаг градиентного спуска; вход и цель можно менять"),
 }
 
 
@@ -190,7 +207,8 @@ def field_label(name: str) -> str:
 
 
 _TEXTS = {"network-explorer": _network_text, "activation-explorer": _activation_text,
-          "parameter-counter": _counter_text}
+          "parameter-counter": _counter_text, "training-playground": playground_text,
+          "backward-stepper": stepper_text}
 
 
 def widget_html(name: str, data: dict, without_script: str) -> str:

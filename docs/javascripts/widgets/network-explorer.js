@@ -2,7 +2,7 @@
 // trace in the layout of mlp_ref.course.trace, and the output over the input square.
 import { activation } from './activations.js';
 import { exact, formatNumber } from './format.js';
-import { el, fill, numberControl, placeholders, scrollBox, uid } from './ui.js';
+import { colour, el, fill, numberControl, placeholders, scrollBox, uid } from './ui.js';
 
 const GRID = 41; // heat-map cells per side
 
@@ -22,15 +22,6 @@ function traceRows(p, x, input) {
     ['x', input, s.x], ['z1', 'x W1 + b1', s.z1], ['a1', `${p.activation}(z1)`, s.a1],
     ['z2', 'a1 W2 + b2', s.z2], ['a2', `${p.output}(z2)`, s.a2],
   ];
-}
-
-function colour(v) {
-  // 0 -> blue (#0072B2), 1 -> orange (#E69F00), through white: Okabe-Ito ends, clamped to [0, 1]
-  const t = Math.min(1, Math.max(0, v));
-  const mix = (a, b, u) => Math.round(a + (b - a) * u);
-  return t < 0.5
-    ? [mix(0, 255, 2 * t), mix(114, 255, 2 * t), mix(178, 255, 2 * t)]
-    : [mix(255, 230, 2 * t - 1), mix(255, 159, 2 * t - 1), mix(255, 0, 2 * t - 1)];
 }
 
 function build(root, config) {

@@ -12,6 +12,16 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// The heat maps' colour of a value: 0 -> blue (#0072B2), 1 -> orange (#E69F00), through white at
+// 0.5; Okabe-Ito ends, clamped to [0, 1]. An [r, g, b] triple.
+export function colour(v) {
+  const t = Math.min(1, Math.max(0, v));
+  const mix = (a, b, u) => Math.round(a + (b - a) * u);
+  return t < 0.5
+    ? [mix(0, 255, 2 * t), mix(114, 255, 2 * t), mix(178, 255, 2 * t)]
+    : [mix(255, 230, 2 * t - 1), mix(255, 159, 2 * t - 1), mix(255, 0, 2 * t - 1)];
+}
+
 let counter = 0;
 export const uid = (stem) => `mlp-${stem}-${(counter += 1)}`;
 
@@ -63,6 +73,9 @@ const STYLE = `
 .mlp-widget__control>select,.mlp-widget__control>input[type=text],.mlp-widget__control>input[data-field]{grid-column:2/-1}
 .mlp-widget__control>label{overflow-wrap:anywhere}
 .mlp-widget__control--wide{grid-template-columns:minmax(0,1fr) minmax(7rem,9rem)}
+.mlp-widget__control--rate{grid-template-columns:minmax(0,1fr) minmax(5rem,7rem)}
+.mlp-widget__control--rate>input[type=range]{grid-column:1/-1;grid-row:2}
+.mlp-widget [hidden]{display:none}
 .mlp-widget__control .mlp-widget__msg{grid-column:1/-1}
 .mlp-widget__msg:empty{display:none}
 .mlp-widget__msg,.mlp-widget__error{color:var(--md-typeset-color);font-weight:700}
@@ -74,6 +87,8 @@ const STYLE = `
 .mlp-widget canvas,.mlp-widget svg{max-width:100%;height:auto;display:block;touch-action:none}
 .mlp-widget output{font-variant-numeric:tabular-nums}
 .mlp-widget__readout{margin:.3rem 0}
+.mlp-widget__steps{font-variant-numeric:tabular-nums;overflow-wrap:anywhere}
+.mlp-widget__current{font-weight:700}
 .mlp-widget .md-typeset__scrollwrap{margin-left:0;margin-right:0}
 `;
 

@@ -8,11 +8,16 @@ from __future__ import annotations
 import numpy as np
 
 import mlp_ref
+from mlp_ref.course.backward_stepper import stepper_data
+from mlp_ref.course.backward_stepper import without_script as stepper_fallback
 from mlp_ref.course.backward_tables import backward_by_hand, multiply_add_table
 from mlp_ref.course.claims import claim
 from mlp_ref.course.figures import PALETTE, figure_html, new_figure
 from mlp_ref.course.i18n import ru_plural, say
+from mlp_ref.course.playground import playground_data
+from mlp_ref.course.playground import without_script as playground_fallback
 from mlp_ref.course.tables import format_count, format_number, markdown_table
+from mlp_ref.course.widgets import widget_html
 
 X, Y = np.array([1.0, 2.0]), 0.0   # lesson 3's single example, (2,), with the target 0
 LR = 0.5                           # the step of the step table
@@ -382,3 +387,27 @@ def two_runs_figure() -> str:
                        "не сползают медленно вниз, а останавливаются. Мёртвый нейрон не получает градиента, а "
                        "единственный живой нейрон не может разделить XOR."),
     )
+
+
+def backward_stepper() -> str:
+    """The backward-pass stepper widget, started on the backward table's network, input, target and
+    the step table's rate (:mod:`mlp_ref.course.backward_stepper`).
+
+    Returns
+    -------
+    str
+        The widget's HTML, with what a reader without JavaScript reads instead.
+    """
+    net = mlp_ref.MLP.from_arrays(*LAYERS, activation="relu", output="sigmoid")
+    return widget_html("backward-stepper", stepper_data(net, X, Y, LR), stepper_fallback())
+
+
+def training_playground() -> str:
+    """The training playground widget, with its data sets (:mod:`mlp_ref.course.playground`).
+
+    Returns
+    -------
+    str
+        The widget's HTML, with what a reader without JavaScript reads instead.
+    """
+    return widget_html("training-playground", playground_data(), playground_fallback())
