@@ -48,9 +48,10 @@ def interpolant_figure() -> str:
                    f"с {', '.join(map(str, widths[:-1]))} и {widths[-1]} скрытыми нейронами. Каждая ломаная проходит "
                    "через равноотстоящие точки синусоиды, отмеченные значками; при "
                    f"{widths[-1]} нейронах ломаную трудно отличить от кривой."),
-        caption=say("A 1 → k → 1 ReLU network is a broken line with k pieces. Through k + 1 points "
-                    "of sin x it hugs the curve more closely as k grows.",
-                    ru="ReLU-сеть 1 → k → 1 — это ломаная из k звеньев. Она проходит через k + 1 точку "
+        caption=say("The 1 → k → 1 ReLU interpolant drawn here is a broken line with k pieces (such a network "
+                    "has at most k + 1). Through k + 1 points of sin x it hugs the curve more closely as k grows.",
+                    ru="Нарисованный здесь ReLU-интерполянт 1 → k → 1 — ломаная из k звеньев (у такой сети их не больше "
+                       "k + 1). Она проходит через k + 1 точку "
                        "синусоиды и с ростом k всё плотнее прилегает к кривой."),
     )
 
