@@ -29,8 +29,8 @@ ROW_LABELS_RU = {
               "FFN (SwiGLU {d_model} -> {d_ff})", "RMSNorm (2 на слой + финальная)"),
     "deepseek-v3": ("эмбеддинг токенов", "выходной слой (несвязанный)", "внимание (MLA), слоёв: {layers}",
                     "FFN без экспертов, слоёв: {dense_layers}",
-                    "маршрутизируемые эксперты, слоёв x экспертов: {moe_layers} x {n_experts}",
-                    "общий эксперт, слоёв x экспертов: {moe_layers} x {n_shared}", "маршрутизаторы, слоёв: {moe_layers}",
+                    "маршрутизируемые эксперты, слоёв × экспертов: {moe_layers} × {n_experts}",
+                    "общий эксперт, слоёв × экспертов: {moe_layers} × {n_shared}", "маршрутизаторы, слоёв: {moe_layers}",
                     "нормализации RMSNorm"),
 }
 
@@ -39,7 +39,7 @@ LEAVES_OUT_RU = {
     "a final encoder/decoder norm; exact vocabulary size (37,000 is approximate)":
         "финальную нормализацию энкодера и декодера; точный размер словаря (37\u202f000 — приблизительно)",
     "nothing with parameters": "ни одной части с параметрами",
-    "the MTP module (about 14B) and FP8 scaling factors": "модуль MTP (около 14B) и масштабирующие множители FP8",
+    "the MTP module (about 14B) and FP8 scaling factors": "модуль MTP (около 14 млрд) и масштабирующие множители FP8",
 }
 
 
