@@ -229,7 +229,8 @@ def test_the_generator_module_a_page_imports_is_part_of_its_code():
     """A page's blocks call their generators with one line (``print(lesson09.batch_rate_table())``);
     what those use (mlp_ref.batching's run_in_batches) is used by the page, for the reference's
     "Where the course uses it" and the links of the page's prose."""
-    api_names = pagekit.load_hook("api_names")
+    from mlp_site import api_names
+
     package = api_names.load_package()
 
     def scope_of(source):

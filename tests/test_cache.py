@@ -41,7 +41,7 @@ def render_in(config: dict, text: str, monkeypatch) -> tuple[int, str]:
     def render(config, files):
         rendered.append(page.markdown)
         page.content = f'<p>{page.markdown}<a href="{site.site_url}x.whl">wheel</a></p>'
-        page.toc, page._title_from_render, page.present_anchor_ids = [], "x", set()
+        page.toc, page.title, page.present_anchor_ids = [], "x", set()
 
     page = types.SimpleNamespace(file=types.SimpleNamespace(src_uri="lessons/01.md", generated_by=None),
                                  markdown=text, render=render)
