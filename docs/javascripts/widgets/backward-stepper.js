@@ -5,15 +5,8 @@
 // backward and sgd_step); tests/test_widgets.py holds every one of them to mlp_ref's.
 import { formatNumber } from './format.js';
 import { backward, copyNet, forward, lossAndDelta, sgdStep } from './training.js';
-import { el, fill, numberControl, placeholders } from './ui.js';
+import { el, fill, numberControl, placeholders, svg } from './ui.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
-const svg = (tag, attrs = {}, text) => {
-  const node = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
-  if (text !== undefined) node.textContent = text;
-  return node;
-};
 // where each node of the graph is drawn, and the edges between them
 const NODES = { x1: [40, 50], x2: [40, 150], h1: [160, 50], h2: [160, 150], y: [280, 100] };
 const LABELS = { x1: 'x1', x2: 'x2', h1: 'a1[1]', h2: 'a1[2]', y: 'ŷ' };

@@ -5,7 +5,7 @@
 // setting lives in the page's URL.
 import { formatNumber } from './format.js';
 import { correctCount, evaluate, forward, initialWeights, outputAt, trainStep } from './training.js';
-import { colour, el, fill, numberControl, placeholders, uid } from './ui.js';
+import { colour, el, fill, numberControl, placeholders, svg, uid } from './ui.js';
 
 const GRID = 40;           // heat-map cells per side
 const CURVE = 400;         // at most this many points on the loss curve
@@ -13,14 +13,7 @@ const URL_STEPS = 20000;   // at most this many steps replayed from a URL
 const SEED_MAX = 4294967295;
 const KEYS = { data: 'pg-data', widths: 'pg-widths', activation: 'pg-act', rate: 'pg-rate', seed: 'pg-seed',
   steps: 'pg-steps', points: 'pg-points' };
-const SVG = 'http://www.w3.org/2000/svg';
 
-const svg = (tag, attrs = {}, text) => {
-  const node = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
-  if (text !== undefined) node.textContent = text;
-  return node;
-};
 
 // The setting a URL asks for, each value checked; what is missing or wrong keeps the start's.
 function fromUrl(config, setting) {

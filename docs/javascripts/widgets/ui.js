@@ -12,6 +12,14 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// An SVG element (the stepper's graph, the playground's loss curve) with its attributes and text.
+export function svg(tag, attrs = {}, text) {
+  const node = document.createElementNS('http://www.w3.org/2000/svg', tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
 // The heat maps' colour of a value: 0 -> blue (#0072B2), 1 -> orange (#E69F00), through white at
 // 0.5; Okabe-Ito ends, clamped to [0, 1]. An [r, g, b] triple.
 export function colour(v) {
