@@ -44,11 +44,16 @@ def axe_source() -> str:
 # The rules whose result can change with the colour scheme; the rest see the same page in both.
 COLOUR_RULES = ["color-contrast", "link-in-text-block"]
 
+# Rules that axe-core ships turned off, run here too: target-size (WCAG 2.2, 2.5.8: a link or
+# control at least 24 by 24 px, or far enough from the next one).
+EXTRA_RULES = ["target-size"]
+
 # Each violated rule: its id, impact, node count and the first few nodes (selector and why).
-# Argument: the rules to run, or null for all of them.
-RUN_AXE = """async (rules) => {
+# Arguments: the rules to run, or null for all of them and EXTRA_RULES; EXTRA_RULES.
+RUN_AXE = """async (rules, extra) => {
     const options = {resultTypes: ['violations']};
     if (rules) options.runOnly = {type: 'rule', values: rules};
+    else options.rules = Object.fromEntries(extra.map(id => [id, {enabled: true}]));
     const result = await axe.run(document, options);
     return {
         scheme: document.body.getAttribute('data-md-color-scheme'),
@@ -80,13 +85,13 @@ TOGGLE_SCHEME = """async () => {
 
 # The same audit, started in the page and left running there (window.mlpAudit holds its promise):
 # every rule in the light scheme, the palette toggle, the colour rules in the dark scheme.
-START = f"""(colourRules) => {{
+START = f"""([colourRules, extra]) => {{
     const run = {RUN_AXE};
     const toggle = {TOGGLE_SCHEME};
     window.mlpAudit = (async () => {{
-        const light = await run(null);
+        const light = await run(null, extra);
         await toggle();
-        return {{light, dark: await run(colourRules)}};
+        return {{light, dark: await run(colourRules, extra)}};
     }})();
 }}"""
 
@@ -162,7 +167,7 @@ class Audit:
 def start(page) -> None:
     """Start axe on the open page, before and after the palette toggle, without waiting for it."""
     page.evaluate(axe_source())
-    page.evaluate(START, COLOUR_RULES)  # every rule again in dark mode would double the cost for nothing
+    page.evaluate(START, [COLOUR_RULES, EXTRA_RULES])  # every rule again in dark mode would double the cost for nothing
 
 
 def collect(page) -> dict:
