@@ -287,3 +287,28 @@ def test_a_link_to_a_missing_entry_fails_the_strict_build(tmp_path):
                             env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
     assert result.returncode != 0
     assert "Could not find cross-reference target 'mlp_ref.descent.descend'" in result.stderr
+
+
+# --- the code's plain spans (mlp_site.api_links.plain_code) ------------------------------------
+
+def test_a_code_blocks_name_and_whitespace_spans_become_text_and_nothing_else_does():
+    from mlp_site.api_links import plain_code
+
+    block = ('<pre><code><span class="n">net</span><span class="o">.</span><a class="mlp-api">'
+             '<span class="n">forward</span></a><span class="p">(</span><span class="w"> </span>'
+             '<span class="mi">1</span><span class="p">)</span></code></pre>')
+    prose = '<p><span class="n">kept</span></p>'
+    assert plain_code(prose + block) == prose + (
+        '<pre><code>net<span class="o">.</span><a class="mlp-api">forward</a><span class="p">(</span> '
+        '<span class="mi">1</span><span class="p">)</span></code></pre>')
+
+
+def test_the_theme_draws_a_name_in_the_codes_own_colour_and_whitespace_not_at_all(built_site):
+    """What makes plain_code invisible: in Material's style sheet a name span (.n) has the code's
+    colour and a whitespace span (.w) no rule; were either to change, the spans must stay."""
+    css = "\n".join(path.read_text(encoding="utf-8") for path in (built_site / "assets" / "stylesheets").glob("main.*.css"))
+    rules = re.findall(r"([^{}]*)\{([^}]*)\}", css)
+    names = [body for selectors, body in rules if ".highlight .n" in selectors.split(",")]
+    assert names == ["color:var(--md-code-hl-name-color)"]
+    assert set(re.findall(r"--md-code-hl-name-color:([^;}]+)", css)) == {"var(--md-code-fg-color)"}
+    assert [selectors for selectors, _ in rules if ".highlight .w" in selectors.split(",")] == []
