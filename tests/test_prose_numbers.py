@@ -2,9 +2,10 @@
 
 Every number in a page's prose — the Markdown of a lesson, the Markdown cells of a lab, and
 the alt text and captions that the page's code writes — is either said through the build,
-as ``{@ l6.qwen_ffn_coeff @}`` (values computed in ``prose/values.py``), or declared as an
-input in ``prose/inputs/<page>.yml``, with where it comes from (a fixture value, a published
-constant, a year or a citation number, a setting). A typed number that is neither fails here.
+as ``{@ l6.qwen_ffn_coeff @}`` (values computed by the page's ``values()`` in
+``mlp_ref/course/generators/``, named by ``prose/values.py``), or declared as an input in
+``prose/inputs/<page>.yml``, with where it comes from (a fixture value, a published constant,
+a year or a citation number, a setting). A typed number that is neither fails here.
 
 What is scanned, without building the site:
 
@@ -300,7 +301,7 @@ def test_every_number_in_prose_is_computed_or_declared(page):
     missing = undeclared(page)
     assert not missing, (
         f"{page.relative_to(ROOT)} types numbers that are neither said through {{@ ... @}} "
-        f"(prose/values.py) nor declared in {inputs_file(page).relative_to(ROOT)}:\n  "
+        f"(a values() in mlp_ref/course/generators/) nor declared in {inputs_file(page).relative_to(ROOT)}:\n  "
         + "\n  ".join(map(str, missing)))
 
 

@@ -1,4 +1,5 @@
-"""The home page's map of the course, its table of lessons and labs, and its list of widgets.
+"""The home page's map of the course, its table of lessons and labs, its list of widgets, and the
+numbers its prose says (:func:`values`).
 
 All three are drawn from the pages' own Prerequisites and widget calls, read by
 ``prose/structure.py`` (the build runs in the checkout, where ``prose`` is importable); they are
@@ -7,12 +8,16 @@ read again on every call, since the build records which files a page's render re
 
 from __future__ import annotations
 
+import math
+import re
+
 from matplotlib.patches import FancyBboxPatch
 
 from mlp_ref.course.figures import PALETTE, figure_html, new_figure
 from mlp_ref.course.i18n import say
 from mlp_ref.course.widgets import WIDGETS
-from prose.structure import builds_on_text, depths, map_edges, pages, widgets
+from mlp_ref.course.words import number, word
+from prose.structure import DOCS, builds_on_text, depths, map_edges, pages, widgets
 
 W, H = 1.22, 0.62   # a box's width and height on the map
 
@@ -173,3 +178,44 @@ def widget_list() -> str:
         title, sentence = WIDGETS[key].said()  # in the page's language
         items.append(f"- **[{title}]({page.href('index.md')}#{anchor})** ({_name(page.key)}): {sentence}.")
     return "\n".join(items)
+
+
+#: Words read per minute: the average silent-reading rate of adults for English non-fiction in
+#: M. Brysbaert, "How many words do we read per minute? A review and meta-analysis of reading
+#: rate", Journal of Memory and Language 109, 104047 (2019). An input, said once, from here.
+READING_WPM = 238
+
+
+def _reading_words(text: str) -> int:
+    """The words of a page's Markdown that a reader reads as text: outside code fences and HTML
+    comments, each ``{@ ... @}`` counted as one word."""
+    text = re.sub(r"<!--.*?-->", " ", text, flags=re.DOTALL)
+    text = re.sub(r"\{@.*?@\}", "N", text, flags=re.DOTALL)
+    words, fence = 0, None
+    for line in text.split("\n"):
+        opening = re.match(r"\s*(`{3,}|~{3,})", line)
+        if fence is None and opening:
+            fence = opening[1]
+        elif fence is not None:
+            if line.strip().startswith(fence):
+                fence = None
+        else:
+            words += len(line.split())
+    return words
+
+
+def values() -> dict[str, str]:
+    """The numbers the home page's prose says (``{@ home.lessons @}``), as it reads them."""
+    # The pages the table lists, read in English: the reading rate below is English prose's (the
+    # Russian home page says so). A lesson's key is its number, a lab's its letter.
+    course = pages(language="en")
+    lessons = [DOCS / page.path for page in course if page.key.isdigit()]
+    labs = [page for page in course if not page.key.isdigit()]
+    minutes = [_reading_words(path.read_text(encoding="utf-8")) / READING_WPM for path in lessons]
+    return {
+        "lessons": word(len(lessons)),                        # "Eight lessons"
+        "labs": word(len(labs)),                              # "then two labs"
+        "reading_wpm": number(READING_WPM),                   # "at 238 words a minute"
+        "reading_min": number(math.floor(min(minutes))),      # "each 5 to 16 minutes of reading"
+        "reading_max": number(math.ceil(max(minutes))),
+    }

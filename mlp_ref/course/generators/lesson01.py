@@ -1,4 +1,5 @@
-"""Lesson 1's figure and traces: one neuron's output against its bias, its trace, a layer's trace."""
+"""Lesson 1's figure and traces: one neuron's output against its bias, its trace, a layer's trace;
+the numbers its prose says (:func:`values`: none yet)."""
 
 from __future__ import annotations
 
@@ -84,3 +85,8 @@ def layer_trace() -> str:
                         [0.5, 1.0, 2.0]])   # (2, 3)
     b = np.array([0.0, -1.0, 0.5])          # (3,)
     return trace([(W_layer, b, "relu")], np.array([[1.0, 2.0]])).to_markdown(precision=2)
+
+
+def values() -> dict[str, str]:
+    """The numbers lesson 1's prose says (``{@ l1.name @}``): none yet, the namespace kept for the page."""
+    return {}

@@ -1,6 +1,10 @@
-"""Lesson 2's figure, traces and tables: XOR before and after a hidden layer, and the perceptron rule."""
+"""Lesson 2's figure, traces and tables: XOR before and after a hidden layer, and the perceptron rule;
+the numbers its prose says (:func:`values`)."""
 
 from __future__ import annotations
+
+import functools
+import math
 
 import numpy as np
 
@@ -10,11 +14,19 @@ from mlp_ref.course.figures import PALETTE, figure_html, new_figure
 from mlp_ref.course.i18n import say
 from mlp_ref.course.tables import format_number, markdown_table
 from mlp_ref.course.trace import trace
+from mlp_ref.course.words import number, point, word
 from mlp_ref.perceptron import mistake_bound, perceptron_predict, train_perceptron
 
 X_XOR = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])   # the four corners, (4, 2)
 Y_XOR = np.array([0, 1, 1, 0])                                       # XOR of each, (4,)
 Y_AND = np.array([0, 0, 0, 1])                                       # AND of each, (4,)
+SEPARATOR = (np.array([1.0, 1.0]), -1.5)   # a unit that separates AND: x1 + x2 > 1.5, its (w (2,), b)
+# The 2-3-1 networks (ReLU hidden, sigmoid output) as (W, b, activation) per layer: the one claimed to
+# solve XOR (SYLLABUS) and the page's fix, with a margin.
+CLAIMED = [(np.ones((2, 3)), np.array([0.5, -0.5, -1.5]), "relu"),
+           (np.array([[1.0], [-2.0], [1.0]]), np.array([-0.5]), "sigmoid")]
+FIXED = [(np.ones((2, 3)), np.array([0.0, -1.0, -2.0]), "relu"),
+         (np.array([[4.0], [-8.0], [4.0]]), np.array([-2.0]), "sigmoid")]
 
 
 def _hidden_points() -> np.ndarray:
@@ -22,6 +34,40 @@ def _hidden_points() -> np.ndarray:
     xor_net = mlp_ref.xor_by_hand()  # h1 = relu(x1 + x2), h2 = relu(x1 + x2 - 1), y = h1 - 2 h2
     _, cache = xor_net.forward(X_XOR, keep_cache=True)
     return cache.activations[1]
+
+
+def _tent() -> tuple[np.ndarray, np.ndarray, tuple[float, float]]:
+    """The 2-2-1 network's output along s = x1 + x2, which it depends on alone: a tent, linear
+    between the hidden units' thresholds -b1/w and the far corner's sum.
+
+    Returns
+    -------
+    knots : ndarray, (3,)
+        s at the thresholds and at the far corner.
+    tent : ndarray, (3,)
+        The output (logit) at x = (s, 0) for each knot.
+    band : tuple of two floats
+        Where the tent crosses 1/2, rising and falling: the band of s the output reads as 1.
+    """
+    xor_net = mlp_ref.xor_by_hand()
+    knots = np.unique(np.append(-xor_net.biases[0] / xor_net.weights[0][0], X_XOR.sum(axis=1).max()))
+    tent = xor_net.logits(np.stack([knots, np.zeros_like(knots)], axis=1))[:, 0]
+    peak = int(np.argmax(tent))
+    band = (float(np.interp(0.5, tent[:peak + 1], knots[:peak + 1])),
+            float(np.interp(0.5, tent[peak:][::-1], knots[peak:][::-1])))
+    return knots, tent, band
+
+
+# The runs of the perceptron rule from zero weights on AND (separable) and XOR (not), which the
+# tables show and the prose sums up: made once per build (their results are only read).
+@functools.cache
+def _run_and():
+    return train_perceptron(X_XOR, Y_AND, max_epochs=100)
+
+
+@functools.cache
+def _run_xor():
+    return train_perceptron(X_XOR, Y_XOR, max_epochs=100)
 
 
 def _vector(v) -> str:
@@ -37,18 +83,14 @@ def xor_figure() -> str:
     str
         The figure as HTML (:func:`mlp_ref.course.figures.figure_html`).
     """
-    xor_net = mlp_ref.xor_by_hand()
     H_xor = _hidden_points()   # (4, 2)
     fig, (ax_in, ax_hid) = new_figure(1, 2, figsize=(8.0, 3.8))
     fig.subplots_adjust(wspace=0.35)
     styles = {0: dict(marker="o", color=PALETTE[0], label="XOR = 0"),
               1: dict(marker="^", color=PALETTE[1], label="XOR = 1")}
 
-    # Input space: where the network's output exceeds 1/2. Along s = x1 + x2 the output is a tent
-    # with knots at s = 0, 1, 2 (the hidden thresholds and the far corner); the band's edges:
-    knots = np.array([0.0, 1.0, 2.0])
-    tent = xor_net.forward(np.stack([knots, 0 * knots], axis=1))[:, 0]
-    band = (np.interp(0.5, tent[:2], knots[:2]), np.interp(0.5, tent[:0:-1], knots[:0:-1]))
+    # Input space: where the network's output exceeds 1/2, a band of s = x1 + x2 (see _tent).
+    _, _, band = _tent()
     s = np.linspace(-0.5, 1.5, 2)
     ax_in.fill_between(s, band[0] - s, band[1] - s, color=PALETTE[1], alpha=0.12, linewidth=0,
                        label=say("output > 1/2", ru="выход > 1/2"))
@@ -152,13 +194,13 @@ def perceptron_and_table() -> str:
     str
         A Markdown table, one row per step of the rule.
     """
-    run_and = train_perceptron(X_XOR, Y_AND, max_epochs=100)
+    run_and = _run_and()
     rows = [[str(s.epoch), _vector(s.x), str(s.target), format_number(s.z, 0), str(s.output),
              say("yes", ru="да") if s.updated else "", _vector(s.w), format_number(s.b, 0)] for s in run_and.steps]
     table = markdown_table([say("epoch", ru="эпоха"), "x (2,)", "y", "z = w·x + b", "ŷ = step(z)",
                             say("update?", ru="обновление?"), say("w after (2,)", ru="w после (2,)"),
                             say("b after", ru="b после")], rows, "rcrrrcrr")
-    bound_and = mistake_bound(X_XOR, Y_AND, [1.0, 1.0], -1.5)   # a separating unit: x1 + x2 > 1.5
+    bound_and = mistake_bound(X_XOR, Y_AND, *SEPARATOR)
     claim(bool(run_and.converged) and run_and.updates <= bound_and,
           "the perceptron converges on AND within Novikoff's bound")
     claim(perceptron_predict(X_XOR, run_and.w, run_and.b).tolist() == Y_AND.tolist(),
@@ -174,7 +216,7 @@ def perceptron_xor_table() -> str:
     str
         A Markdown table, one row per epoch: the weights at its start and end, and its mistakes.
     """
-    run_xor = train_perceptron(X_XOR, Y_XOR, max_epochs=100)
+    run_xor = _run_xor()
     rows = []
     for epoch, mistakes in enumerate(run_xor.errors, start=1):
         start = run_xor.steps[(epoch - 1) * len(X_XOR) - 1] if epoch > 1 else None
@@ -199,9 +241,7 @@ def claimed_trace() -> str:
     str
         A Markdown table, one row per step.
     """
-    claimed = [(np.ones((2, 3)), np.array([0.5, -0.5, -1.5]), "relu"),
-               (np.array([[1.0], [-2.0], [1.0]]), np.array([-0.5]), "sigmoid")]
-    return trace(claimed, X_XOR).to_markdown(precision=4)
+    return trace(CLAIMED, X_XOR).to_markdown(precision=4)
 
 
 def fixed_trace() -> str:
@@ -212,6 +252,84 @@ def fixed_trace() -> str:
     str
         A Markdown table, one row per step.
     """
-    fixed = [(np.ones((2, 3)), np.array([0.0, -1.0, -2.0]), "relu"),
-             (np.array([[4.0], [-8.0], [4.0]]), np.array([-2.0]), "sigmoid")]
-    return trace(fixed, X_XOR).to_markdown(precision=4)
+    return trace(FIXED, X_XOR).to_markdown(precision=4)
+
+
+def _network(layers) -> mlp_ref.MLP:
+    """A 2-3-1 network of :data:`CLAIMED`'s form (ReLU hidden, sigmoid output) as an MLP."""
+    return mlp_ref.MLP.from_arrays([W for W, _, _ in layers], [b for _, b, _ in layers],
+                                   activation="relu", output="sigmoid")
+
+
+def values() -> dict[str, str]:
+    """The numbers lesson 2's prose says (``{@ l2.tent_peak @}``), as it reads them."""
+    xor_net = mlp_ref.xor_by_hand()   # SYLLABUS's 2-2-1 network: h1 = relu(x1 + x2), h2 = relu(x1 + x2 - 1), y = h1 - 2 h2
+    out = xor_net.forward(X_XOR)
+    H = _hidden_points()
+    sums = X_XOR.sum(axis=1)
+    knots, tent, band = _tent()
+    peak = int(np.argmax(tent))
+    threshold = 0.5  # an output is read at 1/2
+
+    claimed, fixed = _network(CLAIMED), _network(FIXED)
+    ramps = -claimed.biases[0] / claimed.weights[0][0]        # where each hidden ramp starts
+    p = claimed.forward(X_XOR)[:, 0]
+    _, claimed_cache = claimed.forward(X_XOR, keep_cache=True)
+    _, fixed_cache = fixed.forward(X_XOR, keep_cache=True)
+    claimed_peak = ramps[np.argmax(claimed.logits(np.stack([ramps, np.zeros_like(ramps)], axis=1))[:, 0])]
+    scale = fixed.weights[1][:, 0] / claimed.weights[1][:, 0]  # fixed W2 = c (1, -2, 1)
+    assert np.allclose(scale, scale[0])
+    tolerance = 0.01                                           # exercise 3's "within 0.01"
+    sizes = (784, 16, 784)                                     # exercise 4's stack
+    # Novikoff's bound for the separating unit, every corner with a 1 appended
+    run_and = _run_and()
+    u = np.append(*SEPARATOR)                                  # (w, b), appended, (3,)
+    X1 = np.column_stack([X_XOR, np.ones(len(X_XOR))])         # (4, 3)
+    r2, closest = float(np.max(np.sum(X1**2, axis=1))), float(np.min(np.abs(X1 @ u)))
+    gamma = closest / float(np.linalg.norm(u))
+    bound = mistake_bound(X_XOR, Y_AND, *SEPARATOR)
+    assert math.isclose(bound, r2 / gamma**2) and run_and.updates <= bound
+    run_xor = _run_xor()
+    first, length = run_xor.cycle
+    assert run_xor.never_converges
+    cycle_mistakes = sorted(set(run_xor.errors[first - 1:first - 1 + length]))
+    return {
+        "corner_sums": ", ".join(number(s) for s in sums),                  # "0, 1, 1, 2"
+        "hidden_shape": ", ".join(map(str, H.shape)),                       # H (4, 2)
+        "out_shape": ", ".join(map(str, out.shape)),                        # y (4, 1)
+        "tent_peak": number(tent[peak]),                                    # "rises to 1"
+        "tent_peak_s": number(knots[peak]),                                 # "at s = 1"
+        "tent_end": number(tent[-1]),                                       # "falls back to 0"
+        "tent_end_s": number(knots[-1]),                                    # "at s = 2"
+        "band_low": number(band[0]),                                        # "0.5 < x1 + x2"
+        "band_high": number(band[1]),                                       # "x1 + x2 < 1.5"
+        "hidden_00": point(H[0]),                                           # (0,0) lands on (0, 0)
+        "hidden_01": point(H[1]),                                           # (0,1), (1,0) land on (1, 0)
+        "hidden_11": point(H[3]),                                           # (1,1) lands on (2, 1)
+        "claimed_ramps": ", ".join(number(r) for r in ramps),               # "s = -0.5, 0.5, 1.5"
+        "claimed_peak_s": number(claimed_peak),                             # "peaks at s = 0.5"
+        "claimed_right_ge": word(int(np.sum((p >= threshold) == Y_XOR))),   # "three of four"
+        "claimed_hidden_points": word(len(np.unique(claimed_cache.activations[1], axis=0))),
+        "other_corners": word(len(X_XOR) - 1),                              # "the other three corners"
+        "fixed_hidden": ", ".join(point(h) for h in fixed_cache.activations[1]),
+        "fixed_scale": number(scale[0]),                                    # "the fix used c = 4"
+        "target_p": number(1 - tolerance),                                  # "0.99"
+        "target_odds": number((1 - tolerance) / tolerance),                 # "ln 99"
+        "rank_bound": number(min(sizes)),                                   # "at most 16"
+        "perc_and_epochs": number(run_and.epochs),                          # "6 epochs"
+        "perc_and_updates": number(run_and.updates),                        # "10 updates"
+        "perc_and_w": point(run_and.w),                                     # "w = (2, 1)"
+        "perc_and_b": number(run_and.b).replace("-", "−"),                  # "b = −2"
+        "perc_and_R2": number(r2),                                          # "R² = 3"
+        "perc_and_u2": number(float(u @ u)),                                # "‖u‖² = 4.25"
+        "perc_and_closest": number(closest),                                # "|w·x + b| = 0.5"
+        "perc_and_gamma": format_number(gamma, 4),                          # "γ = 0.2425"
+        "perc_and_bound": number(bound),                                    # "(R/γ)² = 51"
+        "perc_xor_cycle_start": number(first),                              # "the start of epoch 3"
+        "perc_xor_cycle_end": number(first + length - 1),                   # "the end of epoch 3"
+        "perc_xor_cycle_len": "every epoch" if length == 1 else f"every {word(length)} epochs",
+        "perc_xor_cycle_mistakes": " or ".join(word(m) for m in cycle_mistakes),   # "four"
+        # the Russian page's forms of the two above: a count, and the mistakes joined by "или"
+        "perc_xor_cycle_len_n": number(length),                             # "циклом длиной в 1 эпоху"
+        "perc_xor_cycle_mistakes_n": " или ".join(number(m) for m in cycle_mistakes),  # "4"
+    }

@@ -1,7 +1,10 @@
 """Lesson 3's tables, traces and widget: the 2-2-1 network's forward pass by hand, on a batch, and
-the shapes of every intermediate of a 784-128-64-10 network."""
+the shapes of every intermediate of a 784-128-64-10 network; the numbers its prose says (:func:`values`)."""
 
 from __future__ import annotations
+
+import ast
+from pathlib import Path
 
 import numpy as np
 
@@ -10,6 +13,7 @@ from mlp_ref.course.i18n import say
 from mlp_ref.course.tables import format_count, format_number, markdown_table
 from mlp_ref.course.trace import trace
 from mlp_ref.course.widgets import network_data, widget_html
+from mlp_ref.course.words import number, word
 
 X = np.array([1.0, 2.0])                                                   # the single example, (2,)
 X_BATCH = np.array([[1.0, 2.0], [0.5, 0.5], [-1.0, 0.3], [2.0, -1.5]])     # the batch of four, (4, 2)
@@ -20,6 +24,10 @@ X_BATCH = np.array([[1.0, 2.0], [0.5, 0.5], [-1.0, 0.3], [2.0, -1.5]])     # the
 # page's ``net`` links to MLP's entries only while every binding of it makes an MLP).
 LAYERS = ([np.array([[0.1, 0.2], [0.3, 0.4]]), np.array([[0.5], [0.6]])],   # W1 (2, 2), W2 (2, 1)
           [np.array([0.1, 0.1]), np.array([0.2])])                          # b1 (2,), b2 (1,)
+# SYLLABUS's softmax fixture: a 2-2-2 network with a softmax head, as (W, b, activation) per layer.
+SOFTMAX_LAYERS = [(np.array([[1.0, -1.0], [2.0, 1.0]]), np.array([0.0, 1.0]), "relu"),
+                  (np.array([[1.0, 0.0], [-1.0, 2.0]]), np.array([0.0, 0.0]), "softmax")]
+BARELY = 0.1   # a unit is "barely on" when its pre-activation is positive but below this
 
 
 def _num(v: float) -> str:
@@ -93,7 +101,7 @@ def _note(z) -> str:
     """What to notice about a row's hidden pre-activations z, (2,)."""
     if np.all(z <= 0):
         return say("both off: ŷ = σ(b2)", ru="оба выключены: ŷ = σ(b2)")
-    if np.all(z > 0) and np.min(z) < 0.1:
+    if np.all(z > 0) and np.min(z) < BARELY:
         return say("both on, barely", ru="оба включены, но едва")
     if np.all(z > 0):
         return say("both on", ru="оба включены")
@@ -141,9 +149,7 @@ def softmax_trace() -> str:
     str
         A Markdown table, one row per step.
     """
-    softmax_layers = [(np.array([[1.0, -1.0], [2.0, 1.0]]), np.array([0.0, 1.0]), "relu"),
-                      (np.array([[1.0, 0.0], [-1.0, 2.0]]), np.array([0.0, 0.0]), "softmax")]
-    return trace(softmax_layers, np.array([[1.0, 2.0]])).to_markdown(precision=4)
+    return trace(SOFTMAX_LAYERS, X[None, :]).to_markdown(precision=4)
 
 
 def shapes_table() -> str:
@@ -189,3 +195,45 @@ def shapes_table() -> str:
     return markdown_table([say("name", ru="имя"), say("what", ru="что это"), say("shape", ru="форма"),
                            say(f"numbers at B = {B}", ru=f"чисел при B = {B}"), say("role", ru="роль")],
                           rows, "lllrl")
+
+
+def values() -> dict[str, str]:
+    """The numbers lesson 3's prose says (``{@ l3.steps @}``), as it reads them."""
+    net = mlp_ref.MLP.from_arrays(*LAYERS, activation="relu", output="sigmoid")
+    _, batch_cache = net.forward(X_BATCH, keep_cache=True)
+    Z1 = batch_cache.pre_activations[0]   # (4, 2), the rows batch_rows_table notes
+    barely_rows = [i + 1 for i, z in enumerate(Z1) if np.all(z > 0) and z.min() < BARELY]
+    dead_rows = [i + 1 for i, z in enumerate(Z1) if np.all(z <= 0)]
+    single_rows = [i + 1 for i, row in enumerate(X_BATCH) if np.array_equal(row, X)]
+    assert len(barely_rows) == len(dead_rows) == len(single_rows) == 1
+    # the softmax fixture's logits, and the same logits shifted (check-yourself 5)
+    softmax_net = mlp_ref.MLP.from_arrays([W for W, _, _ in SOFTMAX_LAYERS], [b for _, b, _ in SOFTMAX_LAYERS],
+                                          activation="relu", output="softmax")
+    logits = softmax_net.logits(X[None, :])[0]
+    shift = 100
+    gap = logits[1] - logits[0]
+    # exercise 3: [784, 256, 10], softmax head, B = 64; check-yourself 1: (B, 784) into 128 units
+    _, ex3 = mlp_ref.MLP([784, 256, 10], output="softmax", seed=0).forward(np.zeros((64, 784)), keep_cache=True)
+    first_layer = mlp_ref.MLP([784, 128], seed=0)
+    # the exercise's starter file, in the checkout the site is built from
+    starter = Path(__file__).resolve().parents[3] / "docs" / "exercises" / "lesson03-forward-pass" / "forward.py"
+    to_write = [node.name for node in ast.parse(starter.read_text(encoding="utf-8")).body
+                if isinstance(node, ast.FunctionDef) and "NotImplementedError" in ast.unparse(node)]
+    shape = lambda s: ", ".join(map(str, s))  # noqa: E731
+    return {
+        "steps": word(len(trace(net, X[None, :])) - 1),              # "four lines", "four steps"
+        "barely_row": number(barely_rows[0]),                        # "Row 3"
+        "dead_row": number(dead_rows[0]),                            # "Row 4"
+        "single_row": number(single_rows[0]),                        # "Row 1 is the single example"
+        "logits": ", ".join(number(z) for z in logits),              # "(3, 4)"
+        "shifted_logits": ", ".join(number(z + shift) for z in logits),  # "(103, 104)"
+        "logit_gap": number(gap),                                    # "sigma(1)", "which is 1"
+        "logit_gap_word": word(int(round(gap))),                     # "differ by one"
+        "ex3_X": shape(ex3.activations[0].shape),                    # "(64, 784)"
+        "ex3_hidden": shape(ex3.activations[1].shape),               # "(64, 256)"
+        "ex3_out": shape(ex3.activations[2].shape),                  # "(64, 10)"
+        "cy_W1": shape(first_layer.weights[0].shape),                # "(784, 128)"
+        "cy_b1": shape(first_layer.biases[0].shape) + ",",           # "(128,)"
+        "cy_width": number(first_layer.sizes[1]),                    # "(B, 128)"
+        "starter_functions": word(len(to_write)),                    # "the three functions"
+    }

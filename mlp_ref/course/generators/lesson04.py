@@ -1,9 +1,12 @@
 """Lesson 4's figures, tables, trace and widget: the activations and their derivatives, a stable
-cross entropy, a ReLU head that stops learning, and dead hidden units."""
+cross entropy, a ReLU head that stops learning, and dead hidden units; the numbers its prose says
+(:func:`values`)."""
 
 from __future__ import annotations
 
 import functools
+import math
+from fractions import Fraction
 
 import numpy as np
 
@@ -13,6 +16,7 @@ from mlp_ref.course.i18n import ru_plural, say
 from mlp_ref.course.tables import format_number, markdown_table
 from mlp_ref.course.trace import Trace
 from mlp_ref.course.widgets import activation_data, widget_html
+from mlp_ref.course.words import number, point
 
 GRID = np.linspace(-5.0, 5.0, 1001)                 # the figure's and the widget's z, (1001,)
 Z_POINTS = np.array([-2.0, -1.0, 0.0, 1.0, 2.0])    # the tables' z, (5,)
@@ -27,6 +31,13 @@ def _curves() -> list[tuple]:
         ("GELU (erf)", "gelu", ":"),
         ("SiLU", "silu", (0, (6, 2, 1, 2, 1, 2))),
     ]
+
+
+def _peak_slopes() -> dict[str, float]:
+    """The largest slope of sigmoid and tanh over :data:`GRID`, {name: f'(z) at its peak}: both at z = 0."""
+    peak = {name: float(mlp_ref.get_activation(name)[1](GRID).max()) for name in ("sigmoid", "tanh")}
+    assert all(math.isclose(peak[name], mlp_ref.get_activation(name)[1](np.zeros(1))[0]) for name in peak)
+    return peak
 
 
 def activations_figure() -> str:
@@ -56,7 +67,7 @@ def activations_figure() -> str:
     left.legend(loc="upper left", frameon=False, fontsize=9)
     # Said in the text below: each saturating slope's peak, and the first whole |z| beyond which
     # both slopes stay under a tenth of their peaks.
-    peak = {name: mlp_ref.get_activation(name)[1](grid).max() for name in ("sigmoid", "tanh")}
+    peak = _peak_slopes()
     n_curves = ("No", "One", "Two", "Three", "Four", "Five", "Six")[len(curves)]  # the caption's count, in words
     flat = next(z for z in range(1, 6) if all(mlp_ref.get_activation(name)[1](np.array([float(z)]))[0] < peak[name] / 10
                                               for name in peak))
@@ -321,3 +332,27 @@ def dead_units_figure() -> str:
                        "линейна между −1 и 1 и логарифмична за этими пределами, чтобы были видны и малые, и "
                        "большие диапазоны."),
     )
+
+
+def values() -> dict[str, str]:
+    """The numbers lesson 4's prose says (``{@ l4.tanh_peak @}``), as it reads them."""
+    peak = _peak_slopes()
+    sig_peak = Fraction(peak["sigmoid"]).limit_denominator(100)                 # σ'(0) = 1/4
+    chain = 2 * 2  # tanh(z) = 2σ(2z) − 1: the outer factor 2 and the inner 2z
+    assert math.isclose(chain * peak["sigmoid"], peak["tanh"])                  # the bound is reached at z = 0
+    big = mlp_ref.softmax(np.array([[1000.0, -1000.0]]))[0]                     # the page's logits (1000, −1000)
+    # the confidently wrong example of the Code: logit −10, target 1, tanh head with squared error
+    tanh_mse = float(mlp_ref.head_loss_grad(np.array([[-10.0]]), np.array([[1.0]]), "tanh", "mse")[0, 0])
+    tanh_mse_m, tanh_mse_e = f"{tanh_mse:.1e}".split("e")
+    assert abs(tanh_mse) < 1e-6   # "vanishes when the tanh saturates"
+    return {
+        "n_points": number(len(Z_POINTS)),                  # "z of shape (5,)"
+        "sig_peak_inv": number(1 / sig_peak),               # "at most 4^-L", "σ'(0) = 1/4"
+        "tanh_peak": number(peak["tanh"]),                  # "tanh's is 1 there"
+        "tanh_chain": number(chain),                        # "2 · 2 σ'(2z) = 4 σ'(2z)"
+        "softmax_big": point(big),                          # "softmax(1000, −1000) rounds to (1, 0)"
+        "softmax_loser": number(big[1]),                    # "underflows to an exact 0"
+        "prelu_init": number(mlp_ref.PRELU_INIT),           # "start every slope at a = 0.25"
+        "tanh_mse_m": tanh_mse_m.replace("-", "−"),         # "−3.3 · 10^−8"
+        "tanh_mse_e": str(int(tanh_mse_e)).replace("-", "−"),
+    }

@@ -1,9 +1,12 @@
 """Lesson 5's figures, tables and sentences: gradient descent on one weight, one backward pass and
 step by hand, three optimizers' first steps, the multiply-adds of a pass, and why XOR is not
-always learned."""
+always learned; the numbers its prose says (:func:`values`)."""
 
 from __future__ import annotations
 
+import functools
+import math
+from fractions import Fraction
 
 import numpy as np
 
@@ -18,10 +21,15 @@ from mlp_ref.course.playground import playground_data
 from mlp_ref.course.playground import without_script as playground_fallback
 from mlp_ref.course.tables import format_count, format_number, markdown_table
 from mlp_ref.course.widgets import widget_html
+from mlp_ref.course.words import number
 
 X, Y = np.array([1.0, 2.0]), 0.0   # lesson 3's single example, (2,), with the target 0
 LR = 0.5                           # the step of the step table
 OPT_LR = 0.1                       # the optimizers' learning rate
+LINE_POINTS = ([1.0, 2.0, 3.0], [2.0, 3.0, 7.0])   # (x, y) of the three points y ≈ w x is fitted to
+RATES = [("too small", 0.02), ("about right", 0.08), ("too large", 0.25)]   # the descent figure's panels
+W0 = 0.0                           # where descent starts
+BORN_DEAD = Fraction(1, 2) ** 2    # a unit born dead: both its weights negative, each with probability 1/2
 
 
 def _num(v) -> str:
@@ -37,11 +45,11 @@ def descent_figure() -> str:
         The figure as HTML (:func:`mlp_ref.course.figures.figure_html`); its claim about the
         factor |1 − ηL″| is checked.
     """
-    line = mlp_ref.LineFit.of([1.0, 2.0, 3.0], [2.0, 3.0, 7.0])   # fit y ≈ w x to three points
-    rates = [("too small", 0.02), ("about right", 0.08), ("too large", 0.25)]
+    line = mlp_ref.LineFit.of(*LINE_POINTS)   # fit y ≈ w x to three points
+    rates = RATES
     shown_name = {"too small": say("too small", ru="слишком мала"), "about right": say("about right", ru="в самый раз"),
                   "too large": say("too large", ru="слишком велика")}   # the panels' titles
-    steps, w0 = 8, 0.0
+    steps, w0 = 8, W0
     paths = {name: mlp_ref.descend(line.grad, w0, lr, steps) for name, lr in rates}   # each (steps + 1,)
     fig, axes = new_figure(1, 3, figsize=(9.6, 3.2), sharey=True)
     grid = np.linspace(-4.0, 8.0, 400)
@@ -94,6 +102,17 @@ LAYERS = ([np.array([[0.1, 0.2], [0.3, 0.4]]), np.array([[0.5], [0.6]])],   # W1
           [np.array([0.1, 0.1]), np.array([0.2])])                          # b1 (2,), b2 (1,)
 
 
+@functools.cache   # made once per build, for the table and the prose (its results are only read)
+def _step() -> tuple[float, mlp_ref.Gradients, mlp_ref.MLP]:
+    """One SGD step at :data:`LR` of the network on (:data:`X`, :data:`Y`): the loss before it,
+    the gradients and the network after it."""
+    net = mlp_ref.MLP.from_arrays(*LAYERS, activation="relu", output="sigmoid")
+    loss_before, grads = net.loss_and_grads(X[None, :], np.array([Y]))
+    stepped = net.copy()
+    mlp_ref.sgd_step(stepped, grads, LR)
+    return loss_before, grads, stepped
+
+
 def backward_table() -> str:
     """The backward pass of lesson 3's network on (:data:`X`, :data:`Y`), by hand.
 
@@ -118,9 +137,7 @@ def step_table() -> str:
     """
     net = mlp_ref.MLP.from_arrays(*LAYERS, activation="relu", output="sigmoid")
     X1, Y1 = X[None, :], np.array([Y])   # (1, 2), (1,)
-    loss_before, grads = net.loss_and_grads(X1, Y1)
-    stepped = net.copy()
-    mlp_ref.sgd_step(stepped, grads, LR)
+    loss_before, grads, stepped = _step()
     loss_after, _ = stepped.loss_and_grads(X1, Y1)
     rows = []
     for name, old, grad, new in zip(["W1", "b1", "W2", "b2"],
@@ -198,6 +215,14 @@ def optimizer_table() -> str:
                            say("Adam, first step", ru="Adam, первый шаг")], rows, "lrrrr")
 
 
+@functools.cache   # made once per build, for the table and the prose
+def _multiply_adds() -> mlp_ref.MultiplyAdds:
+    """The multiply-adds of one forward and backward pass of a 784-128-64-10 network at B = 32."""
+    big = mlp_ref.MLP([784, 128, 64, 10], output="softmax", seed=0)
+    X_big = np.random.default_rng(0).uniform(size=(32, 784))   # (B, 784)
+    return mlp_ref.count_multiply_adds(big, X_big, np.arange(32) % 10)
+
+
 def multiply_adds_table() -> str:
     """The multiply-adds of one forward and backward pass of a 784-128-64-10 network at B = 32.
 
@@ -206,10 +231,7 @@ def multiply_adds_table() -> str:
     str
         A Markdown table (:func:`mlp_ref.course.backward_tables.multiply_add_table`).
     """
-    big = mlp_ref.MLP([784, 128, 64, 10], output="softmax", seed=0)
-    X_big = np.random.default_rng(0).uniform(size=(32, 784))   # (B, 784)
-    counts = mlp_ref.count_multiply_adds(big, X_big, np.arange(32) % 10)
-    return multiply_add_table(counts)
+    return multiply_add_table(_multiply_adds())
 
 
 def _runs() -> dict:
@@ -228,7 +250,7 @@ def xor_study_table() -> str:
         A Markdown table, one row per width.
     """
     runs = _runs()
-    born_dead = 0.5 ** 2   # both of a unit's two weights negative, each with probability 1/2
+    born_dead = float(BORN_DEAD)
     rows = [[str(h), str(len(r.seeds)), f"{np.sum(r.solved)} ({r.fraction_solved:.0%})",
              f"{np.mean(r.dead_at_start > 0):.0%}", f"{1 - (1 - born_dead) ** h:.0%}"] for h, r in runs.items()]
     for h, r in runs.items():   # "the measured column agrees": within three standard errors of a binomial count
@@ -411,3 +433,84 @@ def training_playground() -> str:
         The widget's HTML, with what a reader without JavaScript reads instead.
     """
     return widget_html("training-playground", playground_data(), playground_fallback())
+
+
+def values() -> dict[str, str]:
+    """The numbers lesson 5's prose says (``{@ l5.best_w @}``), as it reads them."""
+    line = mlp_ref.LineFit.of(*LINE_POINTS)
+    lr = dict(RATES)["about right"]                                  # the figure's middle rate, from W0
+    w1 = W0 - lr * float(line.grad(W0))
+    # lesson 3's 2-2-1 network on x = (1, 2) with the target 0 (the trace) and 1 (exercise 1)
+    net = mlp_ref.MLP.from_arrays(*LAYERS, activation="relu", output="sigmoid")
+    x = X[None, :]
+    loss0, _ = net.loss_and_grads(x, np.array([Y]))
+    _, grads1 = net.loss_and_grads(x, np.array([1.0]))
+    # the 784 net's multiply-adds at B = 32 (the page's table)
+    counts = _multiply_adds()
+    first = counts.forward[0]
+    first_share = first[0][0] * first[0][1] * first[1][1] / counts.forward_total
+    study = mlp_ref.XOR_STUDY
+    # the page's one step (the step table): both hidden units end off for this input
+    _, _, stepped = _step()
+    z1_after = stepped.forward(x, keep_cache=True)[1].pre_activations[0][0]
+    assert np.all(z1_after < 0)                                       # "both are negative"
+    y_hat_after = float(stepped.forward(x)[0, 0])
+    assert math.isclose(y_hat_after, float(mlp_ref.sigmoid(stepped.biases[1])[0]), rel_tol=1e-12)  # = sigma(b2)
+    # where the logit's fall came from: the hidden units' share a1 W2 (gone once both are off) and b2's own step
+    cache = net.forward(x, keep_cache=True)[1]
+    logit_before = float(cache.pre_activations[-1][0, 0])
+    hidden_part = float((cache.activations[1] @ net.weights[1])[0, 0])
+    b2_fall = float(net.biases[1][0] - stepped.biases[1][0])
+    logit_after = float(stepped.biases[1][0])
+    assert math.isclose(logit_before - logit_after, hidden_part + b2_fall, rel_tol=1e-12)
+    assert hidden_part > b2_fall > 0                                  # "most of it ... the rest"
+    # "Why float64": the float32 difference quotient of dW1 moves in steps of one float32 spacing
+    # of the loss divided by 2 eps
+    eps = 1e-6
+    dW1 = net.loss_and_grads(x, np.array([Y]))[1].weights[0]
+    f32 = mlp_ref.MLP.from_arrays(net.weights, net.biases, activation="relu", output="sigmoid", dtype=np.float32)
+    x32, y32 = x.astype(np.float32), np.array([[Y]], dtype=np.float32)
+
+    def loss32():
+        _, c = f32.forward(x32, keep_cache=True)
+        return float(f32.loss_and_delta(c.pre_activations[-1], y32)[0])
+
+    assert 1 <= loss0 < 2                               # "float32 keeps 23 bits after the point between 1 and 2"
+    f32_step = float(np.spacing(np.float32(loss0))) / (2 * eps)
+    f32_miss = float(np.abs(mlp_ref.central_difference(loss32, f32.weights[0], eps=eps) - dW1).max())
+    assert 0.5 * f32_step < f32_miss < 2 * f32_step     # "an error of the size of that step" (it varies by machine)
+    assert f32_step / np.abs(dW1).max() > 0.02          # "several per cent" of the largest gradient
+    return {
+        "curvature": number(line.curvature),                 # "L'' = 9.3333"
+        "best_w": number(line.best),                          # "w* = 2.0714"
+        "grad0": number(float(line.grad(W0))),                # "L'(0) = -19.3333"
+        "w1": number(w1),                                     # "w1 = 1.5467"
+        "loss0": number(float(line.loss(W0))),                # "from 20.6667"
+        "loss1": number(float(line.loss(w1))),
+        "critical_lr": number(line.critical_lr),              # "2 / L'' = 0.2143"
+        "newton_lr": number(1 / line.curvature),              # exercise 2: "1 / L''"
+        "z1": ", ".join(number(z) for z in cache.pre_activations[0][0]),  # "(0.8, 1.1)"
+        "y_hat": number(net.forward(x)[0, 0]),                # "ŷ = 0.779"
+        "loss_before": number(loss0),                         # "-log(1 - ŷ) = 1.5097"
+        "ex1_delta2": number(grads1.biases[1][0]),            # exercise 1: "δ2 = ŷ - 1"
+        "mac_ratio": format_number(counts.ratio, 2),          # "The ratio is 1.08"
+        "first_share": format_number(100 * first_share, 0),  # "holds 92 %"
+        "xor_seeds": number(study.n_seeds),                   # "from 200 seeds"
+        "xor_widths": ", ".join(number(h) for h in study.widths),
+        "xor_lr": number(study.lr),
+        "xor_steps": format_count(study.steps),
+        "dead_num": number(BORN_DEAD.numerator),              # "probability 1/4"
+        "dead_den": number(BORN_DEAD.denominator),
+        "alive_num": number((1 - BORN_DEAD).numerator),       # "1 - (3/4)^h"
+        "alive_den": number((1 - BORN_DEAD).denominator),
+        "z1_after": ", ".join(number(z).replace("-", "−") for z in z1_after),  # "−0.3685, −0.3022"
+        "y_hat_after": number(y_hat_after),                   # "ŷ = σ(b2) = 0.4528"
+        "logit_before": number(logit_before).replace("-", "−"),  # "the logit fell from 1.26 ..."
+        "logit_after": number(logit_after).replace("-", "−"),    # "... to −0.1895"
+        "hidden_part": number(hidden_part),                   # "1.06 of it: the hidden units' share"
+        "b2_fall": number(b2_fall),                           # "0.3895: b2's own step"
+        "f32_step": format_number(f32_step, 2),               # "one such step is 0.06"
+        "f32_miss": format_number(f32_miss, 2),               # "miss by up to 0.08"
+        "grad_min": format_number(np.abs(dW1).min(), 2),      # "gradients between 0.39 and 0.93"
+        "grad_max": format_number(np.abs(dW1).max(), 2),
+    }

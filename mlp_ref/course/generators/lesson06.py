@@ -3,7 +3,7 @@
 Each function returns what one block of ``docs/lessons/06-counting-parameters.md`` (and its
 Russian twin) prints: Markdown, or HTML for a figure or the widget, in the edition being built.
 Every count comes from :mod:`mlp_ref`; the asserts check a table against the arrays or the
-configuration it describes.
+configuration it describes. :func:`values` returns the numbers the page's prose says.
 """
 
 from __future__ import annotations
@@ -20,9 +20,16 @@ from mlp_ref.course.i18n import ru_plural, say
 from mlp_ref.course.tables import format_count, format_number, markdown_table
 from mlp_ref.course.trace import Trace
 from mlp_ref.course.widgets import counter_data, widget_html
+from mlp_ref.course.words import fraction_words, number, times, word
 
 #: The page's running example, the MLP of lesson 3: its trace, its per-layer table, the counter's start.
 SIZES = [784, 128, 64, 10]
+BOTH_DOUBLED = [784, 256, 128, 10]   # SIZES with both sides of W2 doubled (the doubling table's last row)
+# Published configurations: the Transformer base's d and heads; GPT-2 small's d, heads and d_ff;
+# Qwen3-0.6B's d, query heads, key-value heads, head size, SwiGLU width, vocabulary and layers.
+BASE = (512, 8)
+GPT2 = (768, 12, 3072)
+QWEN = (1024, 16, 8, 128, 3072, 151_936, 28)
 
 
 def models() -> dict:
@@ -38,6 +45,32 @@ def models() -> dict:
             "qwen": mlp_ref.qwen3_0_6b(), "deepseek": mlp_ref.deepseek_v3()}
 
 
+def _coefficients() -> dict[str, Fraction]:
+    """What a block's counts are in units of d² (or d for the biases), computed from the counts at a
+    published width (the coefficients do not depend on it), for the figure's caption and the prose.
+
+    Returns
+    -------
+    dict
+        ``ffn``, ``attn``: the classic block's FFN d -> 4d -> d and four (d, d) projections, in d²;
+        ``ffn_bias``, ``attn_bias``: their biases, in d; ``share``: the FFN's share of the two;
+        ``qwen_q_width``: Qwen3-0.6B's query heads' width together, in d; ``qwen_ffn``: its FFN, in d².
+    """
+    base_d, base_heads = BASE
+    d, n_q, _, h_d, h, _, _ = QWEN
+    ffn = mlp_ref.ffn_params(base_d, bias=False)
+    attn = mlp_ref.attention_params(base_d, base_heads)
+    return {
+        "ffn": Fraction(ffn, base_d**2),                                                          # 8
+        "attn": Fraction(attn, base_d**2),                                                        # 4
+        "ffn_bias": Fraction(mlp_ref.ffn_params(base_d, bias=True) - ffn, base_d),                # 5
+        "attn_bias": Fraction(mlp_ref.attention_params(base_d, base_heads, bias=True) - attn, base_d),  # 4
+        "share": Fraction(ffn, ffn + attn),                                                       # 2/3
+        "qwen_q_width": Fraction(n_q * h_d, d),                                                   # 2
+        "qwen_ffn": Fraction(mlp_ref.gated_ffn_params(d, h), d**2),                               # 9
+    }
+
+
 def share_figure() -> str:
     """The stacked bars of attention against FFN parameters in five transformer blocks.
 
@@ -47,24 +80,24 @@ def share_figure() -> str:
         HTML of the figure (SVG, alt text, caption).
     """
     moe = mlp_ref.moe_params(7168, 2048, n_routed=256, top_k=8, n_shared=1, router_bias=True)
+    (g_d, g_heads, g_ff), (q_d, q_heads, q_kv, q_hd, q_h, _, _) = GPT2, QWEN
     blocks = [
         (say("classic block, d → 4d → d\n(no biases)", ru="классический блок, d → 4d → d\n(без смещений)"),
-         mlp_ref.attention_params(512, 8), mlp_ref.ffn_params(512, bias=False)),
+         mlp_ref.attention_params(*BASE), mlp_ref.ffn_params(BASE[0], bias=False)),
         (say("GPT-2 small block\n(with biases)", ru="блок GPT-2 small\n(со смещениями)"),
-         mlp_ref.attention_params(768, 12, bias=True), mlp_ref.ffn_params(768, 3072, bias=True)),
+         mlp_ref.attention_params(g_d, g_heads, bias=True), mlp_ref.ffn_params(g_d, g_ff, bias=True)),
         (say("Qwen3-0.6B block\n(GQA, SwiGLU 3072)", ru="блок Qwen3-0.6B\n(GQA, SwiGLU 3072)"),
-         mlp_ref.attention_params(1024, 16, 8, 128), mlp_ref.gated_ffn_params(1024, 3072)),
+         mlp_ref.attention_params(q_d, q_heads, q_kv, q_hd), mlp_ref.gated_ffn_params(q_d, q_h)),
         (say("DeepSeek-V3 MoE block,\nall 257 experts + router", ru="MoE-блок DeepSeek-V3,\nвсе 257 экспертов + маршрутизатор"),
          mlp_ref.mla_params(), moe.total),
         (say("DeepSeek-V3 MoE block,\nused by one token", ru="MoE-блок DeepSeek-V3,\nчасть для одного токена"),
          mlp_ref.mla_params(), moe.active),
     ]
     labels = [name for name, _, _ in blocks]
-    # The caption's coefficients of d², computed: the classic block's (d = 512) and Qwen3-0.6B's (d = 1024).
-    ffn_coeff = mlp_ref.ffn_params(512, bias=False) // 512**2
-    attn_coeff = mlp_ref.attention_params(512, 8) // 512**2
-    qwen_q_width = 16 * 128 // 1024
-    qwen_ffn_coeff = mlp_ref.gated_ffn_params(1024, 3072) // 1024**2
+    # The caption's coefficients of d², computed: the classic block's and Qwen3-0.6B's.
+    coeff = _coefficients()
+    ffn_coeff, attn_coeff, share = coeff["ffn"], coeff["attn"], coeff["share"]
+    qwen_q_width, qwen_ffn_coeff = coeff["qwen_q_width"], coeff["qwen_ffn"]
     attn_share = np.array([100 * a / (a + f) for _, a, f in blocks])
     ffn_share = 100 - attn_share
 
@@ -95,14 +128,14 @@ def share_figure() -> str:
                    + "."),
         caption=say("Where a transformer block's parameters live. A d → 4d → d FFN has "
                     f"{ffn_coeff}d² weights against {attn_coeff}d² in the four attention projections: "
-                    f"{Fraction(ffn_coeff, ffn_coeff + attn_coeff)} of them. Qwen3-0.6B's attention is relatively "
+                    f"{share} of them. Qwen3-0.6B's attention is relatively "
                     f"larger (its 16 query heads are {qwen_q_width}d wide in all) and its FFN spends "
                     f"{qwen_ffn_coeff}d². A mixture of experts "
                     "makes the FFN dominate the stored parameters, but much less of what one token uses "
                     "(DeepSeek-V3). Norms and embeddings are not in these bars.",
                     ru="Где находятся параметры блока трансформера. У FFN вида d → 4d → d "
                        f"{ffn_coeff}d² весов, а у четырёх проекций внимания {attn_coeff}d²: на FFN приходится "
-                       f"{Fraction(ffn_coeff, ffn_coeff + attn_coeff)} всех весов. У Qwen3-0.6B внимание относительно "
+                       f"{share} всех весов. У Qwen3-0.6B внимание относительно "
                        f"крупнее (16 голов запросов вместе дают ширину {qwen_q_width}d), а FFN тратит "
                        f"{qwen_ffn_coeff}d². Смесь экспертов отдаёт FFN почти все хранимые параметры, но из того, "
                        "что использует один токен, — гораздо меньшую долю (DeepSeek-V3). Нормализации и эмбеддинги "
@@ -200,7 +233,7 @@ def qwen_arrays_table() -> str:
         :func:`mlp_ref.gated_ffn_params`, :func:`mlp_ref.embedding_params` and
         :func:`mlp_ref.qwen3_0_6b`.
     """
-    d, n_q, n_kv, h_d, h, V, L = 1024, 16, 8, 128, 3072, 151_936, 28   # Qwen3-0.6B's published configuration
+    d, n_q, n_kv, h_d, h, V, L = QWEN
     shape_of = lambda *shape: np.broadcast_to(np.float32(0), shape)      # an array of that shape, no memory
     attention, ffn = say("attention (GQA)", ru="внимание (GQA)"), "FFN (SwiGLU)"
     embedding = say("token embedding, also the output head (tied)", ru="эмбеддинг токенов, он же выходной слой (связанные веса)")
@@ -302,7 +335,7 @@ def doubling_table() -> str:
     variants = [(say("original", ru="исходная"), SIZES),
                 (say("double d_1 (128 → 256)", ru="удвоить d_1 (128 → 256)"), [784, 256, 64, 10]),
                 (say("double d_2 (64 → 128)", ru="удвоить d_2 (64 → 128)"), [784, 128, 128, 10]),
-                (say("double both sides of W2", ru="удвоить обе стороны W2"), [784, 256, 128, 10])]
+                (say("double both sides of W2", ru="удвоить обе стороны W2"), BOTH_DOUBLED)]
     base_rows = mlp_ref.layer_table(SIZES)
     rows = []
     for name, s in variants:
@@ -489,3 +522,62 @@ def counter_widget() -> str:
                            "counts; the tables above give them for the page's models.",
                            ru="с включённым JavaScript здесь можно ввести ширины слоёв или изменить размеры трансформера "
                               "и увидеть число параметров; таблицы выше дают его для моделей этой страницы."))
+
+
+def values() -> dict[str, str]:
+    """The numbers lesson 6's prose says (``{@ l6.qwen_ffn_coeff @}``), as it reads them; lesson 9
+    says some of them again."""
+    coeff = _coefficients()
+    d, n_q, _, h_d, inner, _, _ = QWEN
+    base_d = BASE[0]
+    wide = 4 * base_d                                                                  # h = 4d
+    gated_coeff = Fraction(mlp_ref.gated_ffn_params(base_d, wide), base_d * wide)      # 3 (d h)
+    gated_wide = Fraction(mlp_ref.gated_ffn_params(base_d, wide), base_d**2)           # 12 (d²) at h = 4d
+    h_coeff = coeff["ffn"] / gated_coeff                                               # 8/3 (d)
+    # GPT-2 small, as the page's table (mlp_ref.gpt2_small) counts it.
+    gpt2 = models()["gpt2"]
+    g_d, g_heads, g_ff = GPT2
+    g_ffn = mlp_ref.ffn_params(g_d, g_ff, bias=True)                                   # one block, as the page's block
+    g_block = g_ffn + mlp_ref.attention_params(g_d, g_heads, bias=True) + 2 * 2 * g_d  # + two LayerNorms (scale, shift)
+    g_embed = gpt2["token embedding (tied with output)"].count
+    assert gpt2["FFN 768 -> 3072 -> 768 with biases"].count < gpt2.total / 2          # "less than half of the model"
+    # Doubling both sides of W2 (the page's doubling table).
+    w2_growth = mlp_ref.layer_table(BOTH_DOUBLED)[1].weights // mlp_ref.layer_table(SIZES)[1].weights
+    llama_h = mlp_ref.swiglu_hidden(4096)
+    assert llama_h == 11_008                                                           # LLaMA-7B's published inner width
+    ds_layers, ds_dense = 61, 3                                                        # DeepSeek-V3's published configuration
+    ex1 = mlp_ref.layer_table([2, 3, 1])                                               # exercise 1
+    ex2 = max(mlp_ref.layer_table([784, 512, 256, 10]), key=lambda row: row.total)     # exercise 2
+    q1 = mlp_ref.layer_table([100, 50])[0]                                             # check yourself 1
+    share = coeff["share"]
+    return {
+        "qwen_q_width": number(coeff["qwen_q_width"]),                       # "2d wide"
+        "qwen_inner_coeff": number(Fraction(inner, d)),                      # "h = 3072 = 3d"
+        "qwen_ffn_coeff": number(coeff["qwen_ffn"]),                         # "spends 9d²"
+        "qwen_q_dim": str(n_q * h_d),                                        # "n_q h_d = 2048" (math: no comma)
+        "ffn_coeff": number(coeff["ffn"]),                                   # "8d²"
+        "attn_coeff": number(coeff["attn"]),                                 # "4d²"
+        "ffn_bias_coeff": number(coeff["ffn_bias"]),                         # "+ 5d"
+        "attn_bias_coeff": number(coeff["attn_bias"]),                       # "4d biases"
+        "ffn_over_attn": times(coeff["ffn"] / coeff["attn"]),                # "twice as many weights"
+        "ffn_over_attn_n": number(coeff["ffn"] / coeff["attn"]),             # Russian: "в 2 раза больше весов"
+        "share_num": number(share.numerator),                                # "= 2/3"
+        "share_den": number(share.denominator),
+        "share_words": fraction_words(share),                                # "two thirds"
+        "gated_coeff": number(gated_coeff),                                  # "3dh"
+        "h_num": number(h_coeff.numerator),                                  # "h = 8d/3"
+        "h_den": number(h_coeff.denominator),
+        "gated_wide_coeff": number(gated_wide),                              # "12d² at h = 4d"
+        "gpt2_ff_coeff": number(Fraction(g_ff, g_d)),                        # "3072 = 4d"
+        "gpt2_block_ffn": fraction_words(Fraction(g_ffn, g_block).limit_denominator(4)),   # "about two thirds"
+        "gpt2_embed": fraction_words(Fraction(g_embed, gpt2.total).limit_denominator(4)),  # "close to a third"
+        "gpt2_block_ffn_frac": str(Fraction(g_ffn, g_block).limit_denominator(4)),        # Russian: "около 2/3"
+        "gpt2_embed_frac": str(Fraction(g_embed, gpt2.total).limit_denominator(4)),        # Russian: "почти 1/3"
+        "w2_growth": word(w2_growth),                                        # "W2 four times larger"
+        "llama_h": format_count(llama_h),                                    # "11,008"
+        "ds_moe_layers": number(ds_layers - ds_dense),                       # "the other 58"
+        "ex1_w1": number(ex1[0].weights), "ex1_b1": number(ex1[0].biases),
+        "ex1_w2": number(ex1[1].weights), "ex1_b2": number(ex1[1].biases),
+        "ex2_d_in": number(ex2.d_in), "ex2_d_out": number(ex2.d_out),       # "here 784 and 512"
+        "q1_biases": number(q1.biases),                                      # "plus 50 biases"
+    }

@@ -1,12 +1,14 @@
 """Lesson 7's figure, traces and table: initialization.
 
 Each function returns what one block of ``docs/lessons/07-initialization.md`` (and its Russian
-twin) prints, in the edition being built.
+twin) prints, in the edition being built; :func:`values` the numbers its prose says.
 """
 
 from __future__ import annotations
 
+import inspect
 import math
+from fractions import Fraction
 from typing import NamedTuple
 
 import numpy as np
@@ -14,8 +16,9 @@ import numpy as np
 import mlp_ref
 from mlp_ref.course.figures import figure_html, new_figure
 from mlp_ref.course.i18n import say
-from mlp_ref.course.tables import format_number, markdown_table
+from mlp_ref.course.tables import format_count, format_number, markdown_table
 from mlp_ref.course.trace import Trace
+from mlp_ref.course.words import fraction_words, number
 
 #: The figure's stack: 50 random layers of width 256, a batch of 512 rows.
 WIDTH, DEPTH, BATCH = 256, 50, 512
@@ -181,3 +184,27 @@ def variance_table() -> str:
         [say("W shape (d_in, d_out)", ru="форма W (d_in, d_out)"), "He 2/d_in",
          say("he_normal: var of a draw", ru="he_normal: дисперсия одной матрицы"), "Xavier 2/(d_in+d_out)",
          say("xavier_normal: var of a draw", ru="xavier_normal: дисперсия одной матрицы")], rows, align="lrrrr")
+
+
+def values() -> dict[str, str]:
+    """The numbers lesson 7's prose says (``{@ l7.growth @}``), as it reads them."""
+    factor, layers = 1.1, 100  # the quiz question's per-layer factor and depth
+    growth = factor ** layers
+    small_grad = inspect.signature(mlp_ref.layer_statistics).parameters["small_grad"].default
+    relu_gain_sq = round(mlp_ref.kaiming_gain("relu") ** 2, 12)                         # He: gain √2
+    torch_default = Fraction(1, 3) / Fraction(relu_gain_sq).limit_denominator(10)        # 1/(3n) against 2/n
+    tanh_flat = next(z for z in range(1, 10) if 1 - math.tanh(z) ** 2 < small_grad)      # tanh' below the threshold
+    fan_in, fan_out = 300, 100  # exercise 1's tanh layer
+    return {
+        "growth": format_count(int(growth)),
+        "growth_pow2": number(math.floor(math.log2(growth))),  # "more than 2^13"
+        "steps": number(DEPTH - 1),                             # "over 49 layers": the factors from layer 1 to 50
+        "small_grad": number(small_grad),                       # "derivative below 0.1"
+        "tanh_sat_sq": number(1 - small_grad),                  # "|tanh z| > sqrt(0.9)"
+        "relu_gain_sq": number(relu_gain_sq),                   # "a factor sqrt 2 in the gain is a factor 2"
+        "torch_share": fraction_words(torch_default),           # "a sixth of He's"
+        "torch_share_frac": str(torch_default),                 # Russian: "1/6 от дисперсии He"
+        "leaky_identity_gain": number(mlp_ref.kaiming_gain("leaky_relu", 1.0)),  # "s = 1 ... it is 1"
+        "tanh_flat": number(tanh_flat),                         # "beyond |z| ≈ 2"
+        "ex_fan_sum": number(fan_in + fan_out),                 # "sqrt(2/400)"
+    }

@@ -2,7 +2,7 @@
 
 Each function returns what one block of ``docs/lessons/08-universal-approximation.md`` (and its
 Russian twin) prints, in the edition being built. The asserts check a column or a caption
-against the networks' own arrays.
+against the networks' own arrays. :func:`values` returns the numbers the page's prose says.
 """
 
 from __future__ import annotations
@@ -14,6 +14,19 @@ from mlp_ref.course.figures import PALETTE, figure_html, new_figure
 from mlp_ref.course.i18n import ru_plural, say
 from mlp_ref.course.tables import format_count, format_number, markdown_table
 from mlp_ref.course.trace import trace
+from mlp_ref.course.words import number, word
+
+TRACE_WIDTH = 4   # the worked trace's network: 1 -> 4 -> 1
+
+
+def _params(net) -> int:
+    """A network's parameters, counted from its own arrays."""
+    return sum(W.size + b.size for W, b in zip(net.weights, net.biases))
+
+
+def _bound(k: int) -> float:
+    """The interpolation bound h²/8 for sin on [0, π] with k pieces of width h = π/k."""
+    return (np.pi / k) ** 2 / 8
 
 
 def interpolant_figure() -> str:
@@ -64,7 +77,7 @@ def sin_trace() -> str:
     str
         Markdown trace table and a line with sin(π/3) and the error.
     """
-    net4 = mlp_ref.relu_interpolant(np.sin, 0.0, np.pi, 4)
+    net4 = mlp_ref.relu_interpolant(np.sin, 0.0, np.pi, TRACE_WIDTH)
     x_one = np.array([[np.pi / 3]])                                            # (1, 1)
     error_here = abs(net4(x_one[0])[0] - np.sin(np.pi / 3))
     return (trace(net4, x_one).to_markdown(precision=4) + "\n\n"
@@ -98,11 +111,10 @@ def error_table() -> str:
     for k in (2, 4, 8, 16, 32):
         net = mlp_ref.relu_interpolant(np.sin, 0.0, np.pi, k)
         error = mlp_ref.max_error(np.sin, net, 0.0, np.pi)     # grid of 10,001 points
-        h = np.pi / k
-        params = sum(W.size + b.size for W, b in zip(net.weights, net.biases))   # of the arrays
+        params = _params(net)
         assert params == 3 * k + 1, (k, params)                                  # the column's header
         rows.append([str(k), format_count(params), format_number(error, 4),
-                     format_number(h**2 / 8, 4),
+                     format_number(_bound(k), 4),
                      "" if previous is None else format_number(previous / error, 2)])
         previous = error
     return markdown_table(
@@ -180,3 +192,30 @@ def budget_table() -> str:
          say("multiply-adds per example", ru="умножений-сложений на пример"),
          say("cached numbers per example", ru="чисел в кэше на пример"),
          say("sequential matrix products", ru="последовательных матричных произведений")], rows, align="lrrrr")
+
+
+def values() -> dict[str, str]:
+    """The numbers lesson 8's prose says (``{@ l8.sin_slope @}``), as it reads them."""
+    def linear_in(count, n):  # (slope, intercept) of a count that is linear in n, read off n = 1, 2
+        slope = count(2) - count(1)
+        assert count(n) == slope * n + count(1) - slope
+        return slope, count(1) - slope
+
+    sin_net = lambda k: mlp_ref.relu_interpolant(np.sin, 0.0, np.pi, k)  # noqa: E731
+    sin_slope, sin_const = linear_in(lambda k: _params(sin_net(k)), 7)                 # 3k + 1
+    tent_slope, tent_const = linear_in(lambda L: _params(mlp_ref.tent_network(L)), 7)  # 6L + 1
+    deep_L = 5  # the 'same parameters' example's L = 5
+    wide_units, rest = divmod(_params(mlp_ref.tent_network(deep_L)) - sin_const, sin_slope)
+    assert rest == 0
+    return {
+        "sin_slope": number(sin_slope),                       # "3k + 1 parameters"
+        "sin_const": number(sin_const),
+        "tent_slope": number(tent_slope),                     # "6L + 1 parameters"
+        "tent_slope_word": word(tent_slope),                  # "grows by six parameters"
+        "tent_const": number(tent_const),
+        "bound_ratio": number(_bound(8) / _bound(16)),        # "doubling k divides the bound by 4"
+        "trace_knots": number(sin_net(TRACE_WIDTH).weights[0].shape[1] + 1),  # "through 5 knots"
+        "wide_units": number(wide_units),                     # "a 1 -> 10 -> 1 network, same parameters"
+        "tent_low": number(mlp_ref.tent(0.0)),                # "rises from 0 to 1"
+        "tent_peak": number(mlp_ref.tent(0.5)),
+    }

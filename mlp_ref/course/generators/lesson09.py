@@ -2,10 +2,13 @@
 
 Each function returns what one block of ``docs/lessons/09-mlp-in-transformers.md`` (and its
 Russian twin) prints, in the edition being built. The batch-size table measures this machine;
-its claim is checked on that measurement.
+its claim is checked on that measurement. :func:`values` returns the numbers the page's prose says,
+some of them lesson 6's, said again.
 """
 
 from __future__ import annotations
+
+from fractions import Fraction
 
 import numpy as np
 from matplotlib.patches import FancyBboxPatch
@@ -16,7 +19,9 @@ from mlp_ref.course.claims import claim
 from mlp_ref.course.figures import PALETTE, figure_html, new_figure
 from mlp_ref.course.i18n import ru_plural, say
 from mlp_ref.course.tables import format_count, markdown_table
+from mlp_ref.course.generators import lesson06
 from mlp_ref.course.trace import Trace
+from mlp_ref.course.words import number
 
 
 def _attention(X, Wq, Wk, Wv, causal=False):
@@ -244,3 +249,18 @@ def batch_rate_table() -> str:
         f"From 64 to 1024 rows per call, this build measured {step:.1f}× the rows per second, that is {verdict}.",
         ru=f"При переходе от 64 к 1024 строкам за вызов скорость в этой сборке составила {step:.1f}× от прежней, "
            f"то есть {verdict}.")
+
+
+def values() -> dict[str, str]:
+    """The numbers lesson 9's prose says (``{@ l9.ffn_coeff @}``): the counts lesson 6 derives, said
+    again, and the original Transformer's d_ff in units of d."""
+    counts = lesson06.values()
+    d, d_ff = lesson06.BASE[0], 2048  # the original Transformer base's published d and d_ff
+    return {
+        "ffn_coeff": counts["ffn_coeff"],              # "8d²"
+        "attn_coeff": counts["attn_coeff"],            # "4d²"
+        "gated_coeff": counts["gated_coeff"],          # "3dh"
+        "h_num": counts["h_num"],                      # "h ≈ 8d/3"
+        "h_den": counts["h_den"],
+        "base_ff_coeff": number(Fraction(d_ff, d)),    # "d_ff = 2048 = 4d"
+    }
