@@ -8,7 +8,7 @@ import pytest
 
 from tests import page_blocks, pagekit
 
-from mlp_site import block_runner
+from mlp_site import block_runner, verification
 
 PAGE = """\
 ```python
@@ -47,20 +47,14 @@ def test_a_warning_is_an_error_and_a_missing_module_skips_the_rest_of_the_segmen
     assert first["skipped"] == second["skipped"] == "needs no_such_module_here, which is not installed"
 
 
-def test_what_a_block_writes_to_stderr_is_recorded_and_fails_the_build(caplog):
-    """A reader sees stderr beside the output (a terminal, a notebook's red box): the page does not show it."""
-    from mlp_site import verification
-
-    block = pagekit.page_code.page_blocks(PAGE.replace("print(6 * 7)", "import sys\nprint(6 * 7)\n"
-                                                       "print('slow', file=sys.stderr)"), "docs/made-up.md")[0]
-    result = run(block.code)[0]
-    assert (result["output"], result["stderr"], result["error"]) == ("42\n", "slow\n", None)
+def test_what_a_block_writes_to_stderr_is_recorded_and_fails_the_build(caplog, block):
+    """A reader sees stderr beside the output (a terminal, a notebook's red box); the page does not show it."""
+    assert run("import sys\nprint('slow', file=sys.stderr)\n")[0]["stderr"] == "slow\n"
     record = verification.PageRecord("made-up.md", source="docs/made-up.md")
-    with caplog.at_level("WARNING"):
-        verification.check_blocks(record, [(block, result)])
-    assert record.runs[0]["verdict"] == "wrote to stderr" and record.runs[0]["stderr"] == "slow\n"
+    result = {"output": "42\n", "stderr": "slow\n", "seconds": 0.0, "error": None, "skipped": None}
+    verification.check_blocks(record, [(block, result)])
     assert record.failed == ["block 1 (line 1) wrote to stderr, which the page does not show"]
-    assert "slow" in caplog.text  # a warning: --strict fails the build
+    assert record.runs[0]["verdict"] == "wrote to stderr" and "slow" in caplog.text  # a warning fails --strict
 
 
 def entry(block, **changes) -> dict:
