@@ -1,22 +1,14 @@
-"""Each lesson's notebook, as the site serves it, holds the page's blocks, each checked by the build.
+"""Each lesson's notebook, as built, holds its page's blocks, which the build ran and checked.
 
-The notebook (made by mlp_site.lesson_notebooks) is read from the built site and checked against the
-build's record (``_execution.json``, mlp_site.verification), not run again: its code cells must be
-the page's runnable blocks, in the page's order, as tests/pagekit.py reads them (those that need
-an optional module left out), and each block's entry in the record must be a run of that code that
-printed what the page shows (tests/page_blocks.py's check). A cell whose code is not its page
-block's fails, and nothing runs it.
-
-What a notebook shows beyond what a script prints is ruled out without a run: the build's runner
-makes a warning an error and fails a block that writes to stderr, and here a cell may not end in
-a bare expression, whose value Jupyter would show (a ``print(...)`` call shows nothing: it
-returns None). That the blocks run in the reader's fresh environment, from an empty folder, is
-tests/test_reader_install.py's check.
-
-Each edition's lesson page links its own notebook, beside it (``ru/lessons/<name>.ru.ipynb`` for a
-Russian page). A Russian notebook's code cells are the English one's; its Markdown is
-the Russian page's prose with its values said in Russian, and what the build adds (the first
-cell, the "Before you start" box, the notes) is said in Russian.
+The notebook (mlp_site.lesson_notebooks) is checked against the build's record
+(``_execution.json``), not run again: its code cells are the page's runnable blocks in order (but
+those needing an optional module), a cell that is not its block's code fails, and each block's
+entry must be a run of that code that printed what the page shows (tests/page_blocks.py's check).
+What a notebook shows beyond a script's print is ruled out without a run: the build fails a block
+that warns or writes to stderr, and no cell may end in a bare expression (Jupyter would show its
+value; a ``print(...)`` returns None). The blocks' run in the reader's environment, from an empty
+folder, is tests/test_reader_install.py's. A Russian notebook (``ru/lessons/<name>.ru.ipynb``, beside
+its page) has the English code cells, and the Russian page's prose, values and build's notes.
 """
 
 from __future__ import annotations
@@ -50,6 +42,7 @@ def echoed(code: str) -> str | None:
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_lesson_notebook_holds_the_blocks_the_build_checked(lesson, built_site, pytestconfig):
     notebook = nbformat.read(built_site / "lessons" / f"{lesson}.ipynb", as_version=4)
+    nbformat.validate(notebook)  # what Jupyter opens (test_reader_install.py: JupyterLab starts)
     blocks = [block for block in pagekit.blocks(pagekit.DOCS / "lessons" / f"{lesson}.md")
               if not any(earlier.needs for earlier in block.chain())]
     cells = [cell for cell in notebook.cells if cell.cell_type == "code"]
