@@ -1,9 +1,10 @@
 """Notebooks run as a student runs them, by a kernel of the reader's environment, and kept.
 
-Shared by the tests that run the labs' and the lessons' downloaded notebooks: a client for a
-kernel of the reader's environment (:func:`client_for`), runs side by side
-(:func:`execute_all`), and completed runs kept (mlp_site/cache.py) under a key of everything a run
-depends on (:func:`run_key`, :func:`from_cache`, :func:`store`).
+For the runs of the labs' downloaded notebooks (tests/test_reader_notebooks.py; a lesson's notebook
+is checked against the build's record instead): a client for a kernel of the reader's environment
+(:func:`client_for`), runs side by side (:func:`execute_all`), and completed runs kept
+(mlp_site/cache.py) under a key of everything a run depends on (:func:`run_key`, :func:`from_cache`,
+:func:`store`).
 """
 
 from __future__ import annotations

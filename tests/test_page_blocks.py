@@ -8,7 +8,7 @@ import pytest
 
 from tests import page_blocks, pagekit
 
-from mlp_site import block_runner
+from mlp_site import block_runner, verification
 
 PAGE = """\
 ```python
@@ -45,6 +45,16 @@ def test_a_warning_is_an_error_and_a_missing_module_skips_the_rest_of_the_segmen
     first, second = block_runner.run_segment([{"code": "print(1)\n", "needs": "no_such_module_here"},
                                               {"code": "print(2)\n", "needs": None}])
     assert first["skipped"] == second["skipped"] == "needs no_such_module_here, which is not installed"
+
+
+def test_what_a_block_writes_to_stderr_is_recorded_and_fails_the_build(caplog, block):
+    """A reader sees stderr beside the output (a terminal, a notebook's red box); the page does not show it."""
+    assert run("import sys\nprint('slow', file=sys.stderr)\n")[0]["stderr"] == "slow\n"
+    record = verification.PageRecord("made-up.md", source="docs/made-up.md")
+    result = {"output": "42\n", "stderr": "slow\n", "seconds": 0.0, "error": None, "skipped": None}
+    verification.check_blocks(record, [(block, result)])
+    assert record.failed == ["block 1 (line 1) wrote to stderr, which the page does not show"]
+    assert record.runs[0]["verdict"] == "wrote to stderr" and "slow" in caplog.text  # a warning fails --strict
 
 
 def entry(block, **changes) -> dict:

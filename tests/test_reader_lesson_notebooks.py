@@ -1,26 +1,20 @@
-"""Each lesson's notebook, downloaded from the site and run in a reader's environment, prints what the page shows.
+"""Each lesson's notebook, as built, holds its page's blocks, which the build ran and checked.
 
-The notebook (made by mlp_site.lesson_notebooks) is fetched from the served site and executed
-with nbclient by a kernel of the fresh environment that the "Before you start" line installs
-(the ``reader_env`` fixture), in an empty folder, two kernels at a time. Its code cells must be
-the page's runnable blocks, in the page's order, as tests/pagekit.py reads them (those that need
-an optional module left out), and each cell must print exactly what the page shows after its
-block, as the site build compares them, and nothing else: no warning, no value echoed.
-
-A run is kept, and not repeated, as the labs' runs are (tests/test_reader_notebooks.py: under a
-key of the code cells, the reader's environment, Python and the environment variables a cell
-reads); the check then compares its outputs with the page, which may have changed since.
-
-Each edition's lesson page links its own notebook, beside it (``ru/lessons/<name>.ru.ipynb`` for a
-Russian page). A Russian notebook's code cells are the English one's (run above); its Markdown is
-the Russian page's prose with its values said in Russian, and what the build adds (the first
-cell, the "Before you start" box, the notes) is said in Russian.
+The notebook (mlp_site.lesson_notebooks) is checked against the build's record
+(``_execution.json``), not run again: its code cells are the page's runnable blocks in order (but
+those needing an optional module), a cell that is not its block's code fails, and each block's
+entry must be a run of that code that printed what the page shows (tests/page_blocks.py's check).
+What a notebook shows beyond a script's print is ruled out without a run: the build fails a block
+that warns or writes to stderr, and no cell may end in a bare expression (Jupyter would show its
+value; a ``print(...)`` returns None). The blocks' run in the reader's environment, from an empty
+folder, is tests/test_reader_install.py's. A Russian notebook (``ru/lessons/<name>.ru.ipynb``, beside
+its page) has the English code cells, and the Russian page's prose, values and build's notes.
 """
 
 from __future__ import annotations
 
+import ast
 import re
-import urllib.request
 from html.parser import HTMLParser
 
 import nbformat
@@ -28,7 +22,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 from tests import editions, pagekit
-from tests.notebook_runs import Run, run_key, run_or_reuse
+from tests.page_blocks import build_record, check
 from tests.wording import english_words
 
 # The English lessons with runnable blocks (a Russian twin's notebook has the same code cells).
@@ -36,45 +30,31 @@ LESSONS = sorted(page.stem for page in (pagekit.DOCS / "lessons").glob("*.md")
                  if ".ru." not in page.name and pagekit.blocks(page))
 
 
-@pytest.fixture(scope="module")
-def lesson_runs(server, reader_env, tmp_path_factory) -> dict[str, Run]:
-    """Each lesson's notebook, downloaded and run (or its earlier run with the same key)."""
-    jobs = {}
-    for lesson in LESSONS:
-        with urllib.request.urlopen(f"{server}/lessons/{lesson}.ipynb") as response:
-            notebook = nbformat.reads(response.read().decode(), as_version=4)
-        workdir = tmp_path_factory.mktemp(f"{lesson}-reader")
-        jobs[lesson] = (notebook, workdir, run_key(notebook, reader_env, workdir))
-    return run_or_reuse(reader_env, jobs)
-
-
-def code_cells(run: Run) -> list[dict]:
-    """``{"page_line", "source", "outputs"}`` of each code cell of a run."""
-    return [{"page_line": cell.metadata["mlp"]["page_line"], "source": cell.source, "outputs": cell.outputs}
-            for cell in run.notebook.cells if cell.cell_type == "code"]
-
-
-def printed(cell: dict) -> str:
-    """What a cell printed; anything else it output (stderr, an error, an echoed value) fails the test."""
-    others = [output for output in cell["outputs"]
-              if not (output["output_type"] == "stream" and output["name"] == "stdout")]
-    assert others == [], f"page line {cell['page_line']}: the cell output more than it printed: {others}"
-    return "".join(output["text"] for output in cell["outputs"])
+def echoed(code: str) -> str | None:
+    """The last statement of ``code`` if it is a bare expression whose value Jupyter would show, else None."""
+    body = ast.parse(code).body
+    last = body[-1].value if body and isinstance(body[-1], ast.Expr) else None
+    if last is None or (isinstance(last, ast.Call) and isinstance(last.func, ast.Name) and last.func.id == "print"):
+        return None
+    return ast.unparse(last)
 
 
 @pytest.mark.parametrize("lesson", LESSONS)
-def test_lesson_notebook_prints_what_the_page_shows(lesson, lesson_runs):
-    run = lesson_runs[lesson]
-    assert run.error is None, f"{lesson}.ipynb did not run to the end in the reader's environment: {run.error}"
+def test_lesson_notebook_holds_the_blocks_the_build_checked(lesson, built_site, pytestconfig):
+    notebook = nbformat.read(built_site / "lessons" / f"{lesson}.ipynb", as_version=4)
+    nbformat.validate(notebook)  # what Jupyter opens (test_reader_install.py: JupyterLab starts)
     blocks = [block for block in pagekit.blocks(pagekit.DOCS / "lessons" / f"{lesson}.md")
               if not any(earlier.needs for earlier in block.chain())]
-    cells = code_cells(run)
+    cells = [cell for cell in notebook.cells if cell.cell_type == "code"]
     # The notebook's code is the page's code, block for block.
-    assert [(cell["page_line"], cell["source"]) for cell in cells] == \
-        [(block.fence.lineno, block.code.rstrip("\n")) for block in blocks]
-    mismatches = [f"page line {cell['page_line']}:\n--- shown\n{block.expected or ''}--- printed\n{printed(cell)}"
-                  for cell, block in zip(cells, blocks) if printed(cell) != (block.expected or "")]
-    assert mismatches == []
+    assert [(cell.metadata["mlp"]["page_line"], cell.source) for cell in cells] == \
+        [(block.lineno, block.code.rstrip("\n")) for block in blocks]
+    entries = build_record(pytestconfig)["entries"]
+    for block in blocks:  # the build ran this code, and it printed what the page shows
+        check(block, entries.get((block.fence.source, block.lineno)))
+    echoes = [f"page line {block.lineno}: a notebook would show the value of `{expression}`"
+              for block in blocks if (expression := echoed(block.code))]
+    assert echoes == []
 
 
 # --- each edition's notebook: where it is, what the build says in it ------------------------------

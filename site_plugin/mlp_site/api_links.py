@@ -111,12 +111,11 @@ def plain_code(content: str) -> str:
 
 
 def on_page_content(content: str, page, config, files) -> str:
-    if is_lab(page.file.src_uri):  # a notebook's cells: Jupyter's colours, not Material's
-        return content
     if page.file.generated_by is None and page.file.abs_src_path:  # not a reference page itself
         text = Path(page.file.abs_src_path).read_text(encoding="utf-8")
         codes = page_codes(page.file.src_uri, text)
         if codes:
             scope, used = page_scope(load_package(), codes)
             content = link_page(content, scope, used)
-    return plain_code(content)
+    # A lab's cells are drawn in Jupyter's colours, not Material's: their spans stay.
+    return content if is_lab(page.file.src_uri) else plain_code(content)

@@ -10,7 +10,8 @@ library only, for that reason.
 a segment's blocks run in order in one fresh namespace (``__name__ == "__main__"``), each one
 continuing the state of the one before, with warnings raised as errors, from the current
 directory. ``OUT.json`` gets, for each segment, one result per block:
-``{"output": str, "seconds": float, "error": str | null, "skipped": str | null}``. A block
+``{"output": str, "stderr": str, "seconds": float, "error": str | null, "skipped": str | null}``
+(``stderr``: what it wrote there, which a reader's terminal or notebook shows too). A block
 whose ``needs`` module is missing, and every later block of its segment, is skipped with the
 reason; after a block raises, the rest of its segment is skipped too.
 """
@@ -40,20 +41,20 @@ def run_segment(segment: list[dict]) -> list[dict]:
     for index, block in enumerate(segment):
         stop = stop or _missing(block.get("needs"))
         if stop:
-            results.append({"output": "", "seconds": 0.0, "error": None, "skipped": stop})
+            results.append({"output": "", "stderr": "", "seconds": 0.0, "error": None, "skipped": stop})
             continue
-        buffer = io.StringIO()
+        buffer, stderr = io.StringIO(), io.StringIO()
         start = time.perf_counter()
         error, where = None, block.get("where", f"<block {index + 1} of its segment>")
         try:
-            with warnings.catch_warnings(), contextlib.redirect_stdout(buffer):
+            with warnings.catch_warnings(), contextlib.redirect_stdout(buffer), contextlib.redirect_stderr(stderr):
                 warnings.simplefilter("error")
                 exec(compile(block["code"], where, "exec"), namespace)
         except Exception:
             error = traceback.format_exc(limit=-3)
             stop = "an earlier block of its chain raised an error"
-        results.append({"output": buffer.getvalue(), "seconds": time.perf_counter() - start,
-                        "error": error, "skipped": None})
+        results.append({"output": buffer.getvalue(), "stderr": stderr.getvalue(),
+                        "seconds": time.perf_counter() - start, "error": error, "skipped": None})
     return results
 
 

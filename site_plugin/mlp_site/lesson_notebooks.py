@@ -5,7 +5,7 @@ Markdown source and links it below the page's title. Its code cells are the page
 ``python`` blocks, in order, snippets expanded (page_code.py); a continued block's cell
 follows the cell of the block it continues, so running the cells in order gives each block the
 state the page's tests give it. The notebook holds no outputs: run it, and each cell prints what
-the page shows (tests/test_lesson_notebooks.py checks that, in a reader's fresh environment).
+the page shows (tests/test_reader_lesson_notebooks.py checks its cells against the build's record).
 
 The prose between the blocks becomes Markdown cells that Jupyter can render: the page's
 admonitions and tabs become bold titles, folded answers stay folded (``<details>``, and

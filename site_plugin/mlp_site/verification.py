@@ -5,10 +5,11 @@ What this build checks, and so what the line may say:
 - **Code blocks.** This build is the one executor of the pages' ``python`` blocks. Every runnable
   block runs, in a process of its own started when the build starts (block_runner.py; it
   runs beside the pages' rendering), and its printed output is compared with the output the page
-  shows, exactly. A Russian twin's code is the English page's (tests/test_editions.py), so the
+  shows, exactly; it must write nothing to stderr, which a reader would see too (a warning is an
+  error there). A Russian twin's code is the English page's (tests/test_editions.py), so the
   Russian edition's build reuses the English edition's run of the same code (:data:`_runs`) and
-  compares it with its own page. A block that prints something else, or raises, is a warning,
-  so ``mkdocs build --strict`` fails; the line then says how many did not match. A block that
+  compares it with its own page. A block that prints something else, writes to stderr or raises
+  is a warning, so ``mkdocs build --strict`` fails; the line then says how many did not match. A block that
   needs an optional module this build lacks (PyTorch) is counted as not run. Every block's
   result is written to ``_execution.json`` at the root of the site (:func:`write_record`):
   the tests report one item per block from it (tests/page_blocks.py) instead of running the
@@ -185,13 +186,17 @@ def check_blocks(record: PageRecord, pairs: list[tuple], ran: str = "this build"
             log.warning(f"{record.src_uri}: {where} printed\n{result['output']}but the page shows\n"
                         f"{block.expected or '(no output)'}")
             verdict = "differs"
+        elif result["stderr"]:  # a reader's terminal or notebook shows it beside what the page shows
+            record.failed.append(f"{where} wrote to stderr, which the page does not show")
+            log.warning(f"{record.src_uri}: {where} wrote to stderr:\n{result['stderr']}")
+            verdict = "wrote to stderr"
         else:
             record.matched += 1
             verdict = "matched"
         record.runs.append({"page": record.source, "line": block.lineno, "number": block.number,
                             "code_sha256": hashlib.sha256(block.code.encode()).hexdigest(),
-                            "expected": block.expected, "output": result["output"], "error": result["error"],
-                            "skipped": result["skipped"], "seconds": round(result["seconds"], 4),
+                            "expected": block.expected, "output": result["output"], "stderr": result["stderr"],
+                            "error": result["error"], "skipped": result["skipped"], "seconds": round(result["seconds"], 4),
                             "ran": ran, "verdict": verdict})
 
 
