@@ -2,14 +2,12 @@
 
 The built site's pages are checked in a browser by tests/test_browser.py (no raw TeX, MathML
 for screen readers, nothing shrunk or cut); these tests hold the step's own rules: where TeX
-is found and where it is left alone, a clear build error for TeX that Temml cannot render,
-one Node call per page, kept (mlp_site/cache.py) under a key of its TeX, and a math font that holds every glyph the pages'
-equations use.
+is found and where it is left alone, a clear build error for TeX that KaTeX cannot render,
+and one Node call per page, kept (mlp_site/cache.py) under a key of its TeX.
 """
 
 from __future__ import annotations
 
-import io
 import re
 import shutil
 import subprocess
@@ -20,8 +18,8 @@ from mkdocs.exceptions import PluginError
 
 from mlp_site import build_math, cache
 
-needs_temml = pytest.mark.skipif(shutil.which("node") is None or not (build_math.TEMML / "temml.cjs").is_file(),
-                                 reason="Node.js or Temml (npm ci) missing; the site build fails with the same reason")
+needs_katex = pytest.mark.skipif(shutil.which("node") is None or not (build_math.KATEX / "katex.min.css").is_file(),
+                                 reason="Node.js or KaTeX (npm ci) missing; the site build fails with the same reason")
 
 
 def page(src_uri: str, url: str = "lessons/x/") -> SimpleNamespace:
@@ -35,32 +33,24 @@ def empty_cache(monkeypatch, tmp_path):
     monkeypatch.setenv(cache.SWITCH, "1")
 
 
-def equations(html: str) -> int:
-    return len(re.findall(r"<math\b", html))
+def katex_spans(html: str) -> int:
+    return len(re.findall(r'<span class="katex"', html))
 
 
-@needs_temml
-def test_lesson_math_is_rendered_as_mathml_only():
+@needs_katex
+def test_lesson_math_is_rendered_with_mathml_and_the_tex_kept_for_screen_readers():
     lesson = page("lessons/x.md")
     html = ('<p>If <span class="arithmatex">\\(x &lt; 1\\)</span>, then</p>\n'
             '<div class="arithmatex">\\[\\begin{aligned} a &amp;= b \\\\ c &amp;= d \\end{aligned}\\]</div>')
     out = build_math.on_page_content(html, lesson, None, None)
     assert "arithmatex" not in out and "\\(" not in out
-    assert equations(out) == 2 and lesson.math_count == 2
-    assert out.count('<div class="mlp-math"><math display="block"') == 1
-    assert "<mi>x</mi><mo>&lt;</mo><mn>1</mn>" in out
-    # One copy of each equation: no drawing in HTML beside it, no TeX annotation.
-    assert "<span" not in out and "annotation" not in out and "aria-hidden" not in out
+    assert katex_spans(out) == 2 and lesson.math_count == 2
+    assert out.count('<div class="mlp-math"><span class="katex-display">') == 1
+    assert out.count("<math") == 2 and 'aria-hidden="true"' in out
+    assert '<annotation encoding="application/x-tex">x &lt; 1</annotation>' in out
 
 
-@needs_temml
-def test_a_comma_between_digits_separates_them_as_in_tex():
-    """(0,1) is a pair: Temml alone reads "0,1" as one number with a decimal comma."""
-    out = build_math.render([("(0,1) \\text{ and } f(2,3)", False)], "lessons/x.md")[0]
-    assert "<mn>0</mn><mo separator=\"true\">,</mo><mn>1</mn>" in out and "<mn>2</mn><mo separator=\"true\">,</mo><mn>3</mn>" in out
-
-
-@needs_temml
+@needs_katex
 def test_notebook_math_is_found_in_markdown_cells_only_and_never_in_code():
     lab = page("labs/digits.py", "labs/digits/")
     html = ('<!-- Load mathjax -->\n<script src=""> </script>\n<!-- End of mathjax configuration -->\n'
@@ -68,18 +58,18 @@ def test_notebook_math_is_found_in_markdown_cells_only_and_never_in_code():
             '<div><p>$$\ny = 2\n$$</p></div></div>'
             '<div class="jp-OutputArea-output"><pre>$z$ printed by code</pre></div><p>$w$ outside a cell</p>')
     out = build_math.on_page_content(html, lab, None, None)
-    assert lab.math_count == 2 and equations(out) == 2
+    assert lab.math_count == 2 and katex_spans(out) == 2
     assert "<code>$HOME$</code>" in out and "<pre>$z$ printed by code</pre>" in out and "$w$" in out
     assert "mathjax" not in out.lower()
 
 
-@needs_temml
-def test_tex_that_temml_cannot_render_fails_the_build_naming_page_and_tex():
-    with pytest.raises(PluginError, match=r"lessons/x\.md: Temml cannot render '\\\\frac\{1\}':  +Unexpected end of input"):
+@needs_katex
+def test_tex_that_katex_cannot_render_fails_the_build_naming_page_and_tex():
+    with pytest.raises(PluginError, match=r"lessons/x\.md: KaTeX cannot render '\\\\frac\{1\}': KaTeX parse error"):
         build_math.on_page_content('<span class="arithmatex">\\(\\frac{1}\\)</span>', page("lessons/x.md"), None, None)
 
 
-@needs_temml
+@needs_katex
 def test_a_page_is_one_node_call_and_known_tex_none(monkeypatch, tmp_path):
     calls = []
     run = subprocess.run
@@ -92,42 +82,15 @@ def test_a_page_is_one_node_call_and_known_tex_none(monkeypatch, tmp_path):
     assert len(calls) == 2 and len(list(tmp_path.glob("build/math-*.json"))) == 2
 
 
-def test_math_style_sheet_and_font_are_linked_from_pages_with_math_only():
+def test_katex_style_sheet_is_linked_from_pages_with_math_only():
     head = "<html><head><title>t</title></head><body></body></html>"
     with_math = SimpleNamespace(math_count=3, url="lessons/03-forward-pass/")
     assert build_math.on_post_page(head, SimpleNamespace(math_count=0, url="sources/"), None) == head
-    out = build_math.on_post_page(head, with_math, None)
-    assert '<link rel="stylesheet" href="../../assets/math/math.css">\n</head>' in out
-    assert '<link rel="preload" href="../../assets/math/stix-two-math.woff" as="font" type="font/woff" crossorigin>' in out
+    assert ('<link rel="stylesheet" href="../../assets/katex/katex.min.css">\n</head>'
+            in build_math.on_post_page(head, with_math, None))
 
 
-@needs_temml
-def test_the_style_sheet_draws_math_with_the_served_font_only():
-    css = build_math.stylesheet()
-    faces = re.findall(r"@font-face\s*\{[^}]*\}", css)
-    assert faces == ['@font-face { font-family: STIX2; src: url("stix-two-math.woff") format("woff"); font-display: block; }']
-    assert re.search(r"math\s*\{\s*font-family: STIX2, math;", css)
-
-
-@needs_temml
-def test_the_font_holds_the_glyphs_and_math_table_the_equations_need():
-    from fontTools.ttLib import TTFont
-
-    mathml = build_math.render([("P_\\text{слоя} = \\underbrace{d_\\text{in}}_{W} \\;\\le\\; \\sum_i \\sqrt{x_i}", True)], "t")[0]
-    font = TTFont(io.BytesIO(build_math.font_subset(build_math.characters(mathml))))
-    cmap = font.getBestCmap()
-    # the text's characters, the italic letters the browser draws for <mi>x</mi> and <mi>W</mi>,
-    # and the radical sign of <msqrt>, which is in no text
-    assert "√" not in mathml
-    missing = {chr(c) for c in build_math.characters(mathml) | {ord("𝑥"), ord("𝑊"), ord("√")} if c not in cmap}
-    assert missing == set() and "MATH" in font
-    # the stretchy brace's pieces, found through the MATH table, not the character map
-    brace = cmap[ord("⏟")]
-    assert font["MATH"].table.MathVariants.HorizGlyphCoverage.glyphs.count(brace) == 1
-    assert ord("Ж") not in cmap  # only what the equations use: a letter none has is left out
-
-
-def test_missing_temml_is_a_clear_error(monkeypatch, tmp_path):
-    monkeypatch.setattr(build_math, "TEMML", tmp_path / "temml" / "dist")
-    with pytest.raises(PluginError, match=r"Temml not found at .*run `npm ci`"):
+def test_missing_katex_is_a_clear_error(monkeypatch, tmp_path):
+    monkeypatch.setattr(build_math, "KATEX", tmp_path / "katex" / "dist")
+    with pytest.raises(PluginError, match=r"KaTeX not found at .*run `npm ci`"):
         build_math.on_config({})

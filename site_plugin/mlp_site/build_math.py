@@ -1,57 +1,42 @@
 """Math rendered when the site is built, so a page shows it at first paint with no script.
 
-Every equation of a page goes to Temml (the npm package pinned in package-lock.json, run by
-Node through render_math.cjs) in one call, and comes back as MathML Core, which the
-browser draws itself and a screen reader reads: one copy of each equation. Where the TeX is:
+Every equation of a page goes to KaTeX (the npm package pinned in package-lock.json, run by
+Node through render_math.cjs) in one call, and comes back as HTML that draws it plus
+MathML that a screen reader reads. Where the TeX is:
 
 - lesson pages: pymdownx.arithmatex (``generic: true``) leaves ``<span class="arithmatex">\\(
   ... \\)</span>`` and ``<div class="arithmatex">\\[ ... \\]</div>``;
 - lab pages: mkdocs-jupyter leaves the notebook's ``$...$`` and ``$$...$$`` as text in its
   rendered-Markdown elements (``jp-RenderedMarkdown``).
 
-A page's rendered equations are kept (mlp_site/cache.py) under a key of its TeX, Temml's version
+A page's rendered equations are kept (mlp_site/cache.py) under a key of its TeX, KaTeX's version
 and the renderer script, so a rebuild of ``mkdocs serve`` renders only the pages whose TeX
 changed. A page with math gets
-Temml's stylesheet and the STIX Two Math font (an OpenType math font: the browser needs its
-MATH table to stretch delimiters and place scripts), both served from the site; a page without
-gets nothing. The font (npm ``@fontsource/stix-two-math``, 400 KB) is cut down to the glyphs
-the site's equations use, with fontTools, which keeps the MATH table and the size variants it
-points to. TeX that Temml cannot render fails the build, naming the page and the TeX.
+KaTeX's stylesheet (served from the site with its fonts, WOFF2 only); a page without gets
+nothing. TeX that KaTeX cannot render fails the build, naming the page and the TeX.
 """
 
 from __future__ import annotations
 
 import html
-import io
 import json
-import os
 import re
 import shutil
 import subprocess
 from pathlib import Path
 
-from fontTools import subset
-from fontTools.ttLib import TTFont
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 from mkdocs.utils import get_relative_url
 
-from . import cache
 from .lab_files import is_lab
 
+from . import cache
+
 ROOT = Path(__file__).resolve().parents[2]
-TEMML = ROOT / "node_modules" / "temml" / "dist"
-# WOFF, not the package's WOFF2: fontTools reads and writes WOFF without Brotli.
-FONT = ROOT / "node_modules" / "@fontsource" / "stix-two-math" / "files" / "stix-two-math-latin-400-normal.woff"
+KATEX = ROOT / "node_modules" / "katex" / "dist"
 RENDERER = Path(__file__).with_name("render_math.cjs")
-SITE_CSS = "assets/math/math.css"
-SITE_FONT = "assets/math/stix-two-math.woff"
-FONT_FAMILY = "STIX2"  # the name Temml's STIX Two style sheet gives the font
-# A one-letter <mi> is drawn in mathematical italic (MathML Core's text-transform: math-auto), a
-# letter the font has elsewhere in the plane: every italic Latin and Greek letter is kept.
-MATH_ITALIC = {*range(0x1D434, 0x1D468), 0x210E, *range(0x1D6E2, 0x1D71C)}
-# What the browser draws with no character in the text: the radical sign of <msqrt> and <mroot>.
-DRAWN = {0x221A}
+SITE_CSS = "assets/katex/katex.min.css"
 
 ARITHMATEX = re.compile(
     r'<(?P<tag>span|div) class="arithmatex">\s*\\(?P<open>[(\[])(?P<tex>.*?)\\[)\]]\s*</(?P=tag)>', re.DOTALL)
@@ -66,48 +51,39 @@ DIV_TAG = re.compile(r"<(/?)div\b", re.IGNORECASE)
 JUPYTER_MATHJAX = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->\s*", re.DOTALL)
 
 _state = {"version": None}
-# The characters of each edition's equations (MLP_LANG, set by mlp_site/edition.py): the i18n plugin
-# builds the Russian edition after the English one, in the same process, into the same assets.
-_characters: dict[str, set[int]] = {}
 
 
 def _node() -> str:
     node = shutil.which("node")
     if node is None:
-        raise PluginError("build_math.py needs Node.js (`node`) to render math with Temml; "
+        raise PluginError("build_math.py needs Node.js (`node`) to render math with KaTeX; "
                           "install Node.js and npm, then run `npm ci` (make runs it)")
     return node
 
 
 def _check_installed() -> None:
-    for needed, name in ((TEMML / "Temml-STIX2.css", "Temml"), (FONT, "the STIX Two Math font")):
-        if not needed.is_file():
-            raise PluginError(f"{name} not found at {needed}; run `npm ci` in {ROOT} (the Makefile does) "
-                              "to install the version pinned in package-lock.json")
+    if not (KATEX / "katex.min.css").is_file():
+        raise PluginError(f"KaTeX not found at {KATEX}; run `npm ci` in {ROOT} (the Makefile does) "
+                          "to install the version pinned in package-lock.json")
 
 
 def render(items: list[tuple[str, bool]], where: str) -> list[str]:
-    """MathML of each ``(tex, display)`` in ``items``, rendered by Temml in one Node call (cached)."""
+    """HTML of each ``(tex, display)`` in ``items``, rendered by KaTeX in one Node call (cached)."""
     key = cache.key("math", _state["version"], RENDERER, items)
-    rendered = cache.load("build", key)
-    if rendered is None:
-        result = subprocess.run([_node(), str(RENDERER)], input=json.dumps(items),
-                                capture_output=True, text=True, check=False)
-        if result.returncode != 0:
-            raise PluginError(f"{where}: the math renderer failed (exit {result.returncode}): {result.stderr[-2000:]}")
-        answer = json.loads(result.stdout)
-        for (tex, _), out in zip(items, answer["results"], strict=True):
-            if "error" in out:
-                raise PluginError(f"{where}: Temml cannot render {tex!r}: {out['error']}")
-        rendered = [out["html"] for out in answer["results"]]
-        cache.save("build", key, rendered)
-    # The glyphs the math font must keep: those of every equation this edition's pages show.
-    _characters.setdefault(_edition(), set()).update(*(characters(mathml) for mathml in rendered))
+    kept = cache.load("build", key)
+    if kept is not None:
+        return kept
+    result = subprocess.run([_node(), str(RENDERER)], input=json.dumps(items),
+                            capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        raise PluginError(f"{where}: the math renderer failed (exit {result.returncode}): {result.stderr[-2000:]}")
+    answer = json.loads(result.stdout)
+    for (tex, _), out in zip(items, answer["results"], strict=True):
+        if "error" in out:
+            raise PluginError(f"{where}: KaTeX cannot render {tex!r}: {out['error']}")
+    rendered = [out["html"] for out in answer["results"]]
+    cache.save("build", key, rendered)
     return rendered
-
-
-def _edition() -> str:
-    return os.environ.get("MLP_LANG", "")
 
 
 def _render_arithmatex(text: str, where: str) -> tuple[str, int]:
@@ -161,35 +137,23 @@ def _render_dollars(text: str, where: str) -> tuple[str, int]:
     return "".join(pieces + [text[last:]]), len(found)
 
 
-def _temml_version() -> str:
-    return json.loads((TEMML.parent / "package.json").read_text(encoding="utf-8"))["version"]
+def _katex_version() -> str:
+    return json.loads((KATEX.parent / "package.json").read_text(encoding="utf-8"))["version"]
 
 
 def on_config(config):
     _check_installed()
-    _state["version"] = _temml_version()
-    _characters[_edition()] = set()  # this edition's pages, rendered again (make serve rebuilds)
+    _state["version"] = _katex_version()
     return config
 
 
-def stylesheet() -> str:
-    """Temml's style sheet for STIX Two Math, with the font served from the site (never a local copy:
-    another version of the font would draw the site's math differently)."""
-    css = (TEMML / "Temml-STIX2.css").read_text(encoding="utf-8")
-    face = re.compile(r"@font-face\s*\{[^}]*\}")
-    if len(face.findall(css)) != 1:
-        raise PluginError(f"{TEMML / 'Temml-STIX2.css'}: expected one @font-face rule to replace, found "
-                          f"{len(face.findall(css))} (did Temml's style sheet change?)")
-    # font-display: block: a math font that arrives late would move every equation (and the text
-    # under it); the fallback fonts have no MATH table and draw fractions and roots wrongly.
-    ours = (f'@font-face {{ font-family: {FONT_FAMILY}; src: url("{Path(SITE_FONT).name}") format("woff"); '
-            "font-display: block; }")
-    return face.sub(ours, css)
-
-
 def on_files(files: Files, config) -> Files:
-    """Temml's stylesheet (the font is written after the build: it holds the glyphs the pages use)."""
-    files.append(File.generated(config, SITE_CSS, content=stylesheet()))
+    """KaTeX's stylesheet (fonts as WOFF2 only: every browser that reads KaTeX's CSS reads it)."""
+    css = (KATEX / "katex.min.css").read_text(encoding="utf-8")
+    css = re.sub(r',url\(fonts/[^)]+\.(?:woff|ttf)\) format\("(?:woff|truetype)"\)', "", css)
+    files.append(File.generated(config, SITE_CSS, content=css))
+    for font in sorted((KATEX / "fonts").glob("*.woff2")):
+        files.append(File.generated(config, f"assets/katex/fonts/{font.name}", abs_src_path=str(font)))
     return files
 
 
@@ -204,41 +168,9 @@ def on_page_content(text: str, page, config, files) -> str:
 
 
 def on_post_page(output: str, page, config) -> str:
-    """Link the math stylesheet, and preload its font, from the pages that have math, and only from them."""
+    """Link KaTeX's stylesheet from the pages that have math, and only from them."""
     if not getattr(page, "math_count", 0):
         return output
-    css, font = (get_relative_url(path, page.url or ".") for path in (SITE_CSS, SITE_FONT))
-    # The font is found only once the style sheet is read and a <math> laid out: asked for at once.
-    links = (f'<link rel="preload" href="{font}" as="font" type="font/woff" crossorigin>\n'
-             f'<link rel="stylesheet" href="{css}">\n')
-    return output.replace("</head>", f"{links}</head>", 1)
+    href = get_relative_url(SITE_CSS, page.url or ".")
+    return output.replace("</head>", f'<link rel="stylesheet" href="{href}">\n</head>', 1)
 
-
-def characters(mathml: str) -> set[int]:
-    """The code points of the text of ``mathml`` (its tags left out, its entities read)."""
-    return {ord(char) for char in html.unescape(TAG.sub("", mathml))}
-
-
-def font_subset(code_points: set[int]) -> bytes:
-    """STIX Two Math as WOFF, with the glyphs of ``code_points``, every math italic letter and the
-    radical sign, its MATH table and OpenType features (size variants, stretchy pieces, dotless
-    letters) kept."""
-    options = subset.Options()
-    options.layout_features = ["*"]
-    options.flavor = "woff"
-    font = TTFont(FONT, recalcTimestamp=False)  # the same glyphs give the same bytes
-    subsetter = subset.Subsetter(options)
-    subsetter.populate(unicodes=code_points | MATH_ITALIC | DRAWN)
-    subsetter.subset(font)
-    out = io.BytesIO()
-    font.save(out)
-    return out.getvalue()
-
-
-def on_post_build(config) -> None:
-    """The math font of every edition built in this process, written when its glyphs changed."""
-    target = Path(config["site_dir"]) / SITE_FONT
-    data = font_subset(set().union(*_characters.values()))
-    if not target.is_file() or target.read_bytes() != data:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
