@@ -57,10 +57,9 @@ def without_script() -> str:
 
 
 def stepper_text() -> dict:
-    """The words of the stepper, in the language being built."""
+    """The words of the stepper, in the language being built (its number fields' words are
+    :mod:`mlp_ref.course.widgets`'s, added where the page is made)."""
     return {
-        "slider": say("{label} (slider)", ru="{label} (ползунок)"),
-        "notNumber": say('expected a number, received "{text}"', ru="ожидалось число, получено «{text}»"),
         "notTarget": say('expected a number from 0 to 1, received "{text}"',
                          ru="ожидалось число от 0 до 1, получено «{text}»"),
         "inputs": say("Input and target", ru="Вход и целевое значение"),

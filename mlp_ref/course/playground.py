@@ -268,10 +268,9 @@ def without_script() -> str:
 
 
 def playground_text() -> dict:
-    """The words of the training playground, in the language being built."""
+    """The words of the training playground, in the language being built (its number fields' words
+    are :mod:`mlp_ref.course.widgets`'s, added where the page is made)."""
     return {
-        "slider": say("{label} (slider)", ru="{label} (ползунок)"),
-        "notNumber": say('expected a number, received "{text}"', ru="ожидалось число, получено «{text}»"),
         "notRate": say('expected a positive number, received "{text}"',
                        ru="ожидалось положительное число, получено «{text}»"),
         "notSeed": say('expected a whole number from 0 to 4294967295, received "{text}"',

@@ -206,9 +206,11 @@ def field_label(name: str) -> str:
     return say(FIELD_LABELS[name], ru=FIELD_LABELS_RU[name])
 
 
+# Every widget with number fields (ui.js) gets their words from _control_text, said once.
 _TEXTS = {"network-explorer": _network_text, "activation-explorer": _activation_text,
-          "parameter-counter": _counter_text, "training-playground": playground_text,
-          "backward-stepper": stepper_text}
+          "parameter-counter": _counter_text,
+          "training-playground": lambda: {**_control_text(), **playground_text()},
+          "backward-stepper": lambda: {**_control_text(), **stepper_text()}}
 
 
 def widget_html(name: str, data: dict, without_script: str) -> str:
