@@ -20,6 +20,16 @@ help:
 
 NODE_STAMP := node_modules/.package-lock.json
 
+# The stamp holds the folder the environment was installed for. A copied or moved checkout's .venv
+# still imports mlp_ref and the site's plugin from the old folder (editable installs name it), so
+# it is installed again here, for this folder (tests/test_checkout.py holds it).
+ifneq ($(wildcard $(STAMP)),)
+ifneq ($(file < $(STAMP)),$(CURDIR))
+$(info $(VENV) was installed for "$(file < $(STAMP))", not for this folder ($(CURDIR)): installing it again)
+$(shell rm -f $(STAMP))
+endif
+endif
+
 # Re-installs whenever the pins or the package metadata change. The site's build also needs
 # the npm packages of package-lock.json (KaTeX renders the math when the site is built) and the
 # site's MkDocs plugin (site_plugin/: a project of its own, so that mlp_ref's wheel does not ship it).
@@ -27,7 +37,7 @@ $(STAMP): requirements.txt pyproject.toml site_plugin/pyproject.toml $(NODE_STAM
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --require-hashes --requirement requirements.txt
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation --editable . --editable site_plugin
-	@touch $@
+	@echo "$(CURDIR)" > $@
 
 # npm writes node_modules/.package-lock.json on every install; `npm ci` installs exactly the
 # versions of package-lock.json (from the npm registry on first use, then from npm's cache).

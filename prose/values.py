@@ -11,11 +11,13 @@ The values are computed beside the page's tables and figures: ``values()`` of th
 reads it (:mod:`mlp_ref.course.words`). This module only names them. A typed number that is an
 input rather than a result (a fixture value, a published constant, a year) is declared instead,
 in ``prose/inputs/<page>.yml``.
+
+A page's values are computed when a page first says one of them, not when the build starts: a
+``values()`` that fails (a check in it found the page's statement false) fails the pages that say
+its values, with a message naming them, and every other page still renders.
 """
 
 from __future__ import annotations
-
-from types import SimpleNamespace
 
 from mlp_ref.course.generators import (home, lab_a, lab_b, lesson01, lesson02, lesson03, lesson04, lesson05,
                                        lesson06, lesson07, lesson08, lesson09)
@@ -26,9 +28,46 @@ PAGES = {"home": home, "l1": lesson01, "l2": lesson02, "l3": lesson03, "l4": les
          "l6": lesson06, "l7": lesson07, "l8": lesson08, "l9": lesson09, "lab_a": lab_a, "lab_b": lab_b}
 
 
-def namespaces() -> dict[str, SimpleNamespace]:
-    """Every page's values, as the templates see them (``l6.qwen_ffn_coeff``)."""
-    return {name: SimpleNamespace(**module.values()) for name, module in PAGES.items()}
+class ValuesFailed(RuntimeError):
+    """A page's ``values()`` raised. Not an AttributeError, which Jinja would turn into a bare "undefined"."""
+
+
+class PageValues:
+    """One page's values (``l4.tanh_peak``), computed by its module's ``values()`` at the first read.
+
+    A failure is kept and raised again at every read, so each page that says one of the values fails
+    with the same message, and ``values()`` runs once per edition's build.
+    """
+
+    def __init__(self, name: str, module):
+        self._name, self._module = name, module
+        self._values: dict[str, str] | None = None
+        self._failure: ValuesFailed | None = None
+
+    def _computed(self) -> dict[str, str]:
+        if self._values is None and self._failure is None:
+            try:
+                self._values = self._module.values()
+            except Exception as error:  # the values' own checks (assert ..., "lesson 4: ...") among them
+                self._failure = ValuesFailed(f"{self._module.__name__}.values() (the page's {self._name}.… values) "
+                                             f"raised {type(error).__name__}: {error}")
+                self._failure.__cause__ = error
+        if self._failure is not None:
+            raise self._failure
+        return self._values
+
+    def __getattr__(self, name: str) -> str:
+        if name.startswith("_"):  # copy, pickle and Jinja's own probes
+            raise AttributeError(name)
+        values = self._computed()
+        if name not in values:
+            raise AttributeError(f"{self._module.__name__}.values() has no {name!r}")
+        return values[name]
+
+
+def namespaces() -> dict[str, PageValues]:
+    """Every page's values, as the templates see them (``l6.qwen_ffn_coeff``), each computed when first read."""
+    return {name: PageValues(name, module) for name, module in PAGES.items()}
 
 
 def define_env(env) -> None:

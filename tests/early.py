@@ -14,10 +14,13 @@ third-party pins are installed (which runs beside the build). Each job starts on
 
 from __future__ import annotations
 
+import contextlib
+import queue
 import tempfile
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as StillRunning
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -71,6 +74,7 @@ def whole_suite(config: pytest.Config) -> bool:
 
 @pytest.hookimpl(trylast=True)
 def pytest_sessionstart(session):
+    _session[:] = [session]
     if whole_suite(session.config):
         for name, job in JOBS.items():
             if job.at_start:
@@ -128,16 +132,57 @@ def pytest_collection_finish(session):
             _start(name, session.config)
 
 
+# What a job found and must say at once (a page the build failed), said on the terminal by the main thread.
+_news: "queue.SimpleQueue[str]" = queue.SimpleQueue()
+
+
+def tell(line: str) -> None:
+    """Say ``line`` on the terminal as soon as the main thread can: between two tests, or while a test
+    waits for a job (:func:`result`); a job runs in a thread of its own, which must not write there."""
+    _news.put(line)
+
+
+def say_news(config: pytest.Config) -> None:
+    """Write what the jobs told since the last call (main thread only), past pytest's output capture."""
+    if threading.current_thread() is not threading.main_thread() or _news.empty():
+        return
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    capture = config.pluginmanager.get_plugin("capturemanager")
+    with capture.global_and_fixture_disabled() if capture else contextlib.nullcontext():
+        if reporter is not None:
+            reporter.ensure_newline()
+        while not _news.empty():
+            line = _news.get()
+            reporter.write_line(line) if reporter is not None else print(line)
+
+
+_session: list = []  # this run's session (pytest_sessionstart): the hook below is given no config
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_logfinish(nodeid, location):
+    """Between two tests, once the one before is reported."""
+    if _session:
+        say_news(_session[0].config)
+
+
 def result(name: str, config: pytest.Config):
-    """The value of job ``name`` (started now if collection did not start it); its errors re-raise here."""
+    """The value of job ``name`` (started now if collection did not start it); its errors re-raise here.
+    While it waits, what the jobs tell reaches the terminal."""
     start = time.perf_counter()
+    future = _start(name, config)
     try:
-        return _start(name, config).result()
+        while True:
+            try:
+                return future.result(timeout=0.5)
+            except StillRunning:
+                say_news(config)
     finally:
         if threading.current_thread() is threading.main_thread():  # a job waiting for another is no test
             timing.waited(time.perf_counter() - start, name)
 
 
 def pytest_sessionfinish(session):
+    say_news(session.config)
     # An interrupted run (-x, Ctrl-C) must not wait for a build nobody reads.
     _pool.shutdown(wait=False, cancel_futures=True)

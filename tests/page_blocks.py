@@ -18,17 +18,18 @@ lacks (failed when ``MLP_REQUIRE_OPTIONAL`` is set).
 
 from __future__ import annotations
 
-import difflib
 import functools
 import hashlib
 import http.server
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
 import threading
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -54,14 +55,51 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-def _build_and_serve(config: pytest.Config) -> tuple[Path, int | None, str | None]:
+@dataclass
+class Build:
+    """What the test run's strict build made and said."""
+
+    site: Path
+    port: int | None  # where it is served; None when no whole site was written
+    failure: str | None  # None when the strict build passed; else its exit and what it said, whole
+    warnings: list[str] = field(default_factory=list)  # every warning and error the build logged, whole
+
+    def of_page(self, source: str) -> list[str]:
+        """The warnings that name page ``source`` (``docs/lessons/x.md``; mlp_site.page_warnings puts it first)."""
+        return [w for w in self.warnings if page_of(w) == source]
+
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+LOG_RECORD = re.compile(r"^(?P<level>DEBUG|INFO|WARNING|ERROR|CRITICAL)\s*-\s+(?P<message>.*)$")
+NAMED_PAGE = re.compile(r"^(?P<page>docs/\S+?\.(?:md|py))(?::(?P<line>\d+))?: ")
+EXCEPTION_LINE = re.compile(r"^\s*[\w.]*(?:Error|Exception|Failed|Abort)\b[^\n]*$")
+
+
+def page_of(warning: str) -> str | None:
+    match = NAMED_PAGE.match(warning)
+    return match["page"] if match else None
+
+
+def headline(warning: str) -> str:
+    """A warning in a few lines, for the terminal: its first line, the exception it ends in, a diff's lines."""
+    lines = warning.splitlines()
+    said = [lines[0]]
+    raised = [line.strip() for line in lines[1:] if EXCEPTION_LINE.match(line)]
+    said += raised[-1:]
+    said += [line for line in lines[1:] if line[:1] in "+-@" and not line.startswith(("---", "+++"))][:12]
+    return "\n    ".join(said)
+
+
+def _build_and_serve(config: pytest.Config) -> Build:
     """Build the site with ``mkdocs build --strict`` (labs executed) and serve it on a free port.
 
-    Runs in the background from the end of collection (tests/early.py). The server lives until
-    the end of the session, in a daemon thread. Returns (site folder, port, None), or, when the
-    strict build failed, (site folder, None, what it said): the tests that need the site fail with
-    that (:func:`site_and_port`), and each page block's item reports its own block from the
-    record the build wrote before it stopped (:func:`check`).
+    Runs in the background from the end of collection (tests/early.py). Each warning the build logs
+    is said on the terminal as soon as the build logs it (early.tell), naming its page. A strict
+    build that only warned has still written every page and the record: the site is served, and each
+    page's items pass or fail on their own (the page's ``build`` item fails with its warnings). A build
+    that stopped before writing the site is reported once, by tests/test_site_build.py; the tests
+    that need the site say so in one line (:func:`site_and_port`). The server lives until the end of
+    the session, in a daemon thread.
     """
     port = _free_port()
     site = early.new_folder(config, "site-")
@@ -69,50 +107,82 @@ def _build_and_serve(config: pytest.Config) -> tuple[Path, int | None, str | Non
     # A global MPLBACKEND=Agg would silently drop every notebook figure.
     env.pop("MPLBACKEND", None)
     env.setdefault("NO_MKDOCS_2_WARNING", "1")
-    result = subprocess.run(
+    env["COLUMNS"] = "0"  # MkDocs wraps its messages to a terminal's width: none, so that a message stays as logged
+    process = subprocess.Popen(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--clean", "-d", str(site)],
-        cwd=pagekit.ROOT, env=env, capture_output=True, text=True, timeout=1800,
-    )
-    if result.returncode != 0:
-        return site, None, (f"mkdocs build --strict failed (exit {result.returncode}):\n{result.stdout}\n"
-                            f"{result.stderr[-20000:]}")
+        cwd=pagekit.ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines, warnings, current = [], [], None
+    for line in process.stdout:
+        line = ANSI.sub("", line)  # MkDocs colours the level, terminal or not
+        lines.append(line)
+        record = LOG_RECORD.match(line.rstrip("\n"))
+        if record:  # a new record: the one before is whole (a record's message may run over many lines)
+            if current is not None:
+                warnings.append("\n".join(current))
+                early.tell(f"site build: {headline(warnings[-1])}")
+            current = [record["message"]] if record["level"] in ("WARNING", "ERROR", "CRITICAL") else None
+        elif current is not None:
+            current.append(line.rstrip("\n"))
+    if current is not None:
+        warnings.append("\n".join(current))
+        early.tell(f"site build: {headline(warnings[-1])}")
+    returncode = process.wait(timeout=1800)
+    failure = None if returncode == 0 else f"mkdocs build --strict failed (exit {returncode}):\n{''.join(lines)[-20000:]}"
+    if failure and not ((site / "index.html").is_file() and (site / RECORD).is_file()):
+        return Build(site, None, failure, warnings)  # it stopped before the site was whole
     handler = functools.partial(QuietHandler, directory=str(site))
     httpd = ReusableServer(("127.0.0.1", port), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    return site, port, None
+    return Build(site, port, failure, warnings)
 
 
-early.register("site", fixture="built_site", stage="site build", work=_build_and_serve, at_start=True)
+early.register("site", fixture="site_build", stage="site build", work=_build_and_serve, at_start=True)
+
+BUILD_REPORT = "tests/test_site_build.py::test_the_strict_build_passed"
 
 
 def site_and_port(config: pytest.Config) -> tuple[Path, int]:
-    """The built and served site's folder and port; fails the test if the strict build failed."""
-    site, port, failure = early.result("site", config)
-    if failure:
-        pytest.fail(failure, pytrace=False)
-    return site, port
+    """The built and served site's folder and port; fails the test in one line if no whole site was built
+    (the build's failure is reported once, by :data:`BUILD_REPORT`)."""
+    build = early.result("site", config)
+    if build.port is None:
+        pytest.fail(f"no site to test: the strict build stopped before it wrote every page (see {BUILD_REPORT})",
+                    pytrace=False)
+    return build.site, build.port
 
 
 @pytest.fixture(scope="session")
-def built_site(pytestconfig) -> Path:
+def site_build(pytestconfig) -> Build:
+    """What the test run's strict build made and said, whether it passed or not (tests/early.py runs it)."""
+    return early.result("site", pytestconfig)
+
+
+@pytest.fixture(scope="session")
+def built_site(pytestconfig, site_build) -> Path:
     """The folder of the strictly built site (built in the background: tests/early.py)."""
     return site_and_port(pytestconfig)[0]
 
 
 @pytest.fixture(scope="session")
-def server(pytestconfig) -> str:
+def server(pytestconfig, site_build) -> str:
     """The built site served on 127.0.0.1 at the address it was built for: its base URL."""
     return f"http://127.0.0.1:{site_and_port(pytestconfig)[1]}"
 
 
 def pytest_collect_file(file_path, parent):
-    if file_path.suffix == ".md" and pagekit.DOCS in file_path.parents:
+    lab = file_path.suffix == ".py" and file_path.parent == pagekit.DOCS / "labs"
+    if (file_path.suffix == ".md" and pagekit.DOCS in file_path.parents) or lab:
         return PageFile.from_parent(parent, path=file_path)
     return None
 
 
 class PageFile(pytest.File):
+    """A page of docs/ (a lab's notebook too): its build's item, then one item per code block."""
+
     def collect(self):
+        yield PageBuild.from_parent(self, name="build")
+        if self.path.suffix != ".md":
+            return
         page_blocks = pagekit.blocks(self.path)
         if page_blocks:
             STATS["pages with code"] += 1
@@ -130,17 +200,50 @@ def build_record(config: pytest.Config) -> dict:
     """The test run's site build's record:
     ``{"entries": {(page, line): entry}, "failure": what a failed build said, or None}``."""
     if _RECORD not in config.stash:
-        site, _, failure = early.result("site", config)  # _build_and_serve, above
-        path = site / RECORD
+        build = early.result("site", config)  # _build_and_serve, above
+        path = build.site / RECORD
         entries = {(entry["page"], entry["line"]): entry
                    for entry in json.loads(path.read_text(encoding="utf-8"))["blocks"]} if path.is_file() else {}
-        config.stash[_RECORD] = {"entries": entries, "failure": failure}
+        pointer = None if path.is_file() else f"the strict build stopped before it wrote its record (see {BUILD_REPORT})"
+        config.stash[_RECORD] = {"entries": entries, "failure": pointer, "build": build}
     return config.stash[_RECORD]
+
+
+class PageBuild(pytest.Item):
+    """Fails when the build warned about this page: a generator, a value, a claim or a lab's cell that failed
+    (mlp_site.page_warnings names the page in each warning). A block's own verdict is its item's (PageBlock)."""
+
+    fixturenames = ("site_build",)  # tests/early.py orders the items by the background work they wait for
+
+    def setup(self):
+        self.record = build_record(self.config)
+
+    def runtest(self):
+        build = self.record["build"]
+        if build.port is None:
+            raise BlockFailure(self.source, "not built", f"the strict build stopped before it wrote every page "
+                               f"(see {BUILD_REPORT})")
+        said = [w for w in build.of_page(self.source) if not NAMED_PAGE.match(w)["line"]]
+        if said:
+            raise BlockFailure(self.source, f"the build said {len(said)} warning(s) about this page",
+                               "\n\n".join(said))
+
+    @property
+    def source(self) -> str:
+        return self.path.relative_to(pagekit.ROOT).as_posix()
+
+    def repr_failure(self, excinfo):
+        if isinstance(excinfo.value, BlockFailure):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):
+        return self.path, 0, "the page's build"
 
 
 class PageBlock(pytest.Item):
     # Needs the site build (tests/early.py orders the items by the background work they wait for).
-    fixturenames = ("built_site",)
+    fixturenames = ("site_build",)
 
     def __init__(self, *, block: pagekit.Block, **kwargs):
         super().__init__(**kwargs)
@@ -166,31 +269,25 @@ class PageBlock(pytest.Item):
 
 
 def check(block: pagekit.Block, entry: dict | None, failure: str | None = None) -> None:
-    """Fail (naming the page and line) unless the build's ``entry`` for ``block`` says it printed what
-    the page shows; skip it if it did not run for want of an optional module."""
+    """Report the build's verdict on ``block`` (its ``entry``, decided once by mlp_site.verification.judge):
+    pass when it matched, skip it when it did not run for want of an optional module, else fail naming
+    the page and line with the reason and the detail (diff, traceback) the build recorded."""
     where = block.fence.where
     if entry is None:
         raise BlockFailure(where, "the site build's record (_execution.json) has no entry for this block",
                            failure or "")
-    if entry["code_sha256"] != hashlib.sha256(block.code.encode()).hexdigest():
-        raise BlockFailure(where, "the build ran other code at this line (was the page edited since?)", "")
-    if entry["skipped"] and not any(earlier.needs for earlier in block.chain()):
-        raise BlockFailure(where, "the block did not run", entry["skipped"])
-    if entry["skipped"]:
+    if entry["code_sha256"] != hashlib.sha256(block.code.encode()).hexdigest() or entry["expected"] != block.expected:
+        raise BlockFailure(where, "the build ran other code at this line, or compared another output "
+                           "(was the page edited since?)", "")
+    if entry["verdict"] == "matched":
+        return
+    if entry["verdict"] == "not run":
+        if not any(earlier.needs for earlier in block.chain()):
+            raise BlockFailure(where, "the block did not run", entry["skipped"])
         if os.environ.get("MLP_REQUIRE_OPTIONAL"):
             pytest.fail(f"{where}: {entry['skipped']}, and MLP_REQUIRE_OPTIONAL is set", pytrace=False)
         pytest.skip(f"{entry['skipped']}; CI installs it and runs this block")
-    if entry["error"]:
-        raise BlockFailure(where, "the block raised an exception", entry["error"])
-    output, expected = entry["output"], block.expected
-    if expected is None and output:
-        raise BlockFailure(where, "the block prints output but the page shows none "
-                           "(add an expected-output block after it)", output)
-    if expected is not None and output != expected:
-        diff = "".join(difflib.unified_diff(expected.splitlines(True), output.splitlines(True),
-                                            "shown on the page", "printed by the code"))
-        raise BlockFailure(where, "printed output differs from the page", diff)
-    assert entry["verdict"] == "matched", f"{where}: the build's verdict was {entry['verdict']!r}"
+    raise BlockFailure(where, entry["why"], entry["detail"])
 
 
 class BlockFailure(Exception):

@@ -60,7 +60,16 @@ def test_what_a_block_writes_to_stderr_is_recorded_and_fails_the_build(caplog, b
 def entry(block, **changes) -> dict:
     """The build's record of ``block`` (mlp_site.verification's check_blocks) as if it matched."""
     return {"page": "made-up.md", "line": block.lineno, "code_sha256": hashlib.sha256(block.code.encode()).hexdigest(),
-            "output": block.expected, "error": None, "skipped": None, "verdict": "matched"} | changes
+            "expected": block.expected, "output": block.expected, "error": None, "skipped": None,
+            "verdict": "matched", "why": "printed exactly what the page shows", "detail": ""} | changes
+
+
+def judged(block, **result) -> dict:
+    """The record's entry that the build's own verdict (verification.check_blocks) makes of ``result``."""
+    record = verification.PageRecord("made-up.md", source="docs/made-up.md")
+    verification.check_blocks(record, [(block, {"output": "", "stderr": "", "seconds": 0.0, "error": None,
+                                                "skipped": None} | result)])
+    return record.runs[0]
 
 
 @pytest.fixture
@@ -74,14 +83,15 @@ def test_an_item_passes_when_the_build_printed_what_the_page_shows(block):
 
 def test_an_item_fails_with_page_line_and_diff_when_the_output_differs(block):
     with pytest.raises(page_blocks.BlockFailure) as failure:
-        page_blocks.check(block, entry(block, output="43\n", verdict="differs"))
+        page_blocks.check(block, judged(block, output="43\n"))
     assert str(failure.value).startswith("docs/made-up.md:1: printed output differs from the page")
     assert "-42\n+43" in str(failure.value)
 
 
 def test_an_item_fails_with_the_traceback_when_the_block_raised(block):
-    with pytest.raises(page_blocks.BlockFailure, match=r"(?s)docs/made-up.md:1: the block raised.*ValueError: no"):
-        page_blocks.check(block, entry(block, output="", error="Traceback ...\nValueError: no\n", verdict="raised"))
+    with pytest.raises(page_blocks.BlockFailure, match=r"(?s)docs/made-up.md:1: raised an error.*ValueError: no"):
+        page_blocks.check(block, entry(block, output="", error="Traceback ...\nValueError: no\n", verdict="raised",
+                                       why="raised an error", detail="Traceback ...\nValueError: no\n"))
 
 
 def test_an_item_fails_without_its_entry_or_with_another_blocks_code(block):
@@ -95,10 +105,10 @@ def test_an_item_is_skipped_when_its_block_needed_a_missing_module(monkeypatch):
     block = pagekit.page_code.page_blocks("<!--pytest-codeblocks:importorskip(torch)-->\n" + PAGE, "docs/made-up.md")[0]
     monkeypatch.delenv("MLP_REQUIRE_OPTIONAL", raising=False)
     with pytest.raises(pytest.skip.Exception, match="needs torch"):
-        page_blocks.check(block, entry(block, output="", skipped="needs torch, which is not installed"))
+        page_blocks.check(block, judged(block, skipped="needs torch, which is not installed"))
     monkeypatch.setenv("MLP_REQUIRE_OPTIONAL", "1")
     with pytest.raises(pytest.fail.Exception, match="MLP_REQUIRE_OPTIONAL is set"):
-        page_blocks.check(block, entry(block, output="", skipped="needs torch, which is not installed"))
+        page_blocks.check(block, judged(block, skipped="needs torch, which is not installed"))
 
 
 def test_an_item_fails_when_its_block_did_not_run_after_an_earlier_block_raised():
@@ -106,4 +116,4 @@ def test_an_item_fails_when_its_block_did_not_run_after_an_earlier_block_raised(
     first, second = pagekit.page_code.page_blocks(chained, "docs/made-up.md")
     with pytest.raises(page_blocks.BlockFailure, match="did not run\nan earlier block of its chain raised"):
         page_blocks.check(second, entry(second, output="", skipped="an earlier block of its chain raised an error",
-                                        verdict="not run"))
+                                        verdict="not run", why="an earlier block of its chain raised an error"))

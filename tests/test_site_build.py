@@ -14,7 +14,7 @@ from mkdocs.structure.files import File, Files
 from mlp_site import lesson_notebooks, notebook_downloads
 
 from tests import pagekit
-from tests.page_blocks import STATS
+from tests.page_blocks import STATS, page_of
 
 
 class ResourceParser(HTMLParser):
@@ -30,6 +30,21 @@ class ResourceParser(HTMLParser):
             self.urls.append(attrs["src"])
         if tag == "link" and attrs.get("href") and attrs.get("rel") not in {"canonical", "alternate"}:
             self.urls.append(attrs["href"])
+
+
+def test_the_strict_build_passed(site_build):
+    """The build's failure, reported once. A page it names fails its own items (``docs/<page>::build``,
+    a block's ``docs/<page>::line N``) with what the build said about it; the warnings that name no
+    page, and the end of the build's output when it stopped before the site was whole, are said here."""
+    if site_build.failure is None:
+        return
+    pages = sorted({page_of(w) for w in site_build.warnings} - {None})
+    said = [f"the strict build failed with {len(site_build.warnings)} warning(s); "
+            f"these pages fail their own items: {', '.join(pages) or 'none'}"]
+    said += [f"a warning that names no page:\n{w}" for w in site_build.warnings if page_of(w) is None]
+    if site_build.port is None:
+        said.append(f"it stopped before it wrote every page; its output ends:\n{site_build.failure[-8000:]}")
+    pytest.fail("\n\n".join(said), pytrace=False)
 
 
 def test_every_nav_page_is_built(built_site):

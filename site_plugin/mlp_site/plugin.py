@@ -18,10 +18,15 @@ from mkdocs.structure.files import set_exclusions
 
 from . import (accessibility, api_links, api_reference, build_math, edition, lesson_notebooks, notebook_downloads,
                prose_notebooks, reader_blocks, reader_downloads, render_cache, search_cache, verification)
+from .page_warnings import PageNamer, source_of
 
 
 class SitePlugin(BasePlugin):
     """``mlp-site`` in mkdocs.yml."""
+
+    def __init__(self):
+        super().__init__()
+        self.page_namer = PageNamer()  # names the page in each warning logged while it is built
 
     def on_serve(self, server, config, builder):
         return render_cache.on_serve(server, config, builder)
@@ -60,6 +65,11 @@ class SitePlugin(BasePlugin):
         # Made again with the reference pages; before the i18n plugin's on_nav translates its titles.
         return api_reference.navigation(files, config)
 
+    def on_pre_page(self, page, config, files):
+        # Every warning until the page is rendered names it (a generator or a value that failed).
+        self.page_namer.start(source_of(page, render_cache.ROOT))
+        return page
+
     def on_page_markdown(self, markdown, page, config, files):
         markdown = reader_downloads.on_page_markdown(markdown, page, config, files)
         markdown = reader_blocks.on_page_markdown(markdown, page, config, files)
@@ -82,15 +92,22 @@ class SitePlugin(BasePlugin):
         return build_math.on_page_content(html, page, config, files)
 
     def on_env(self, env, config, files):
+        self.page_namer.stop()  # every page is rendered; what follows names its own page (the blocks' verdicts)
         notebook_downloads.on_env(env, config, files)
         verification.on_env(env, config, files)  # waits for the blocks; every page's line, the report
         return env
+
+    def on_page_context(self, context, page, config, nav):
+        self.page_namer.start(source_of(page, render_cache.ROOT))  # the page's template and its post_page steps
+        return context
 
     def on_post_page(self, output, page, config):
         output = notebook_downloads.on_post_page(output, page, config)
         output = build_math.on_post_page(output, page, config)
         output = accessibility.on_post_page(output, page, config)  # after build_math's display boxes
-        return edition.on_post_page(output, page, config)
+        output = edition.on_post_page(output, page, config)
+        self.page_namer.stop()
+        return output
 
     def on_post_build(self, config):
         notebook_downloads.on_post_build(config)

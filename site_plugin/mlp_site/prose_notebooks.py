@@ -5,11 +5,13 @@ mkdocs-jupyter from the notebook itself, past the plugin. This step evaluates th
 expressions with the plugin's own template environment and values (``prose/values.py``):
 in the lab pages' HTML and in the downloaded notebooks (made by notebook_downloads.py,
 which runs before this step), so that a reader's notebook says "three seeds", not a template.
-An expression that does not evaluate, or one left over, fails the build.
+An expression that does not evaluate, or one left over, fails the build (an error naming the lab,
+logged, so that ``--strict`` fails once every page is built; the other pages still build).
 """
 
 from __future__ import annotations
 
+import logging
 import re
 
 from mkdocs.exceptions import PluginError
@@ -17,6 +19,7 @@ from mkdocs.structure.files import Files
 
 from .lab_files import edit_markdown_cells, is_download_notebook, is_lab
 
+log = logging.getLogger(f"mkdocs.plugins.{__name__}")
 EXPRESSION = re.compile(r"\{@(?![%#])(?P<expr>.*?)@\}", re.DOTALL)
 _state: dict = {}
 
@@ -28,8 +31,9 @@ def _render(text: str, where: str) -> str:
         if match[0] not in values:  # the same expression in a lab page and its notebooks: compiled once
             try:
                 values[match[0]] = plugin.env.from_string(match[0]).render(**plugin.variables)
-            except Exception as error:  # an unknown name, a typo: the build must fail
-                raise PluginError(f"{where}: cannot evaluate {match[0]!r}: {error}") from error
+            except Exception as error:  # an unknown name, a typo, a failed values(): this page fails
+                log.error(f"{where}: cannot evaluate {match[0]!r}: {type(error).__name__}: {error}")
+                values[match[0]] = f"[not computed: {match['expr'].strip()}]"
         return values[match[0]]
 
     out = EXPRESSION.sub(value, text)

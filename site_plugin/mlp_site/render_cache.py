@@ -36,6 +36,7 @@ import ast
 import datetime
 import functools
 import hashlib
+import html
 import importlib
 import logging
 import os
@@ -277,6 +278,13 @@ class _Warnings(logging.Handler):
         self.count += 1
 
 
+def _failed(page, error: Exception) -> None:
+    """Say that ``page``'s render raised (mlp_site.page_warnings names the page) and leave a page that says so."""
+    what = f"{type(error).__name__}: {error}".strip()
+    logging.getLogger(f"mkdocs.plugins.{__name__}").error(f"the page's render raised {what}")
+    page.content = f"<p><strong>This page failed to build</strong>: {html.escape(what[:2000])}</p>"
+
+
 def on_pre_page(page, config, files):
     """Wrap the page's render: from the cache when its key matches, else rendered and stored."""
     if page.file.generated_by is not None:  # the API reference's pages: api_reference.py caches them
@@ -300,6 +308,8 @@ def on_pre_page(page, config, files):
         start = time.perf_counter()
         try:
             render(config, files)
+        except Exception as error:  # a lab's cell or claim that failed, a page that does not convert
+            _failed(page, error)  # this page fails (logged: --strict fails the build); the others still render
         finally:
             reads = _reads.pop()
             logging.getLogger("mkdocs").removeHandler(warned)

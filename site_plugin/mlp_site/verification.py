@@ -35,6 +35,7 @@ changes to mlp_ref), NumPy's and Python's, and the build date. The site-wide rep
 from __future__ import annotations
 
 import datetime
+import difflib
 import hashlib
 import html
 import importlib.util
@@ -173,31 +174,40 @@ def check_blocks(record: PageRecord, pairs: list[tuple], ran: str = "this build"
     record.blocks = len(pairs)
     for block, result in pairs:
         record.block_seconds += result["seconds"]
-        where = f"block {block.number} (line {block.lineno})"
-        if result["skipped"]:
+        verdict, why, detail = judge(block, result)
+        if verdict == "not run":
             record.not_run.append(result["skipped"])
-            verdict = "not run"
-        elif result["error"]:
-            record.failed.append(f"{where} raised an error")
-            log.warning(f"{record.src_uri}: {where} raised an error:\n{result['error']}")
-            verdict = "raised"
-        elif result["output"] != (block.expected or ""):
-            record.failed.append(f"{where} printed something else than the page shows")
-            log.warning(f"{record.src_uri}: {where} printed\n{result['output']}but the page shows\n"
-                        f"{block.expected or '(no output)'}")
-            verdict = "differs"
-        elif result["stderr"]:  # a reader's terminal or notebook shows it beside what the page shows
-            record.failed.append(f"{where} wrote to stderr, which the page does not show")
-            log.warning(f"{record.src_uri}: {where} wrote to stderr:\n{result['stderr']}")
-            verdict = "wrote to stderr"
-        else:
+        elif verdict == "matched":
             record.matched += 1
-            verdict = "matched"
+        else:  # said now, naming the page's file and line; --strict fails the build at its end
+            record.failed.append(f"block {block.number} (line {block.lineno}) {why}")
+            log.warning(f"{record.source}:{block.lineno}: block {block.number} {why}\n{detail}")
         record.runs.append({"page": record.source, "line": block.lineno, "number": block.number,
                             "code_sha256": hashlib.sha256(block.code.encode()).hexdigest(),
                             "expected": block.expected, "output": result["output"], "stderr": result["stderr"],
                             "error": result["error"], "skipped": result["skipped"], "seconds": round(result["seconds"], 4),
-                            "ran": ran, "verdict": verdict})
+                            "ran": ran, "verdict": verdict, "why": why, "detail": detail})
+
+
+def judge(block, result: dict) -> tuple[str, str, str]:
+    """The verdict on one block's run, decided here once: (verdict, why in words, detail).
+
+    The verdict is "matched", "not run", "raised", "differs" or "wrote to stderr"; the detail is the
+    traceback, the diff of the page's output against the printed one, or what went to stderr. The
+    tests report it as it is (tests/page_blocks.py)."""
+    expected = block.expected or ""
+    if result["skipped"]:
+        return "not run", result["skipped"], ""
+    if result["error"]:
+        return "raised", "raised an error", result["error"]
+    if result["output"] != expected:
+        why = ("printed output differs from the page" if block.expected is not None else
+               "prints output but the page shows none (add an expected-output block after it)")
+        return "differs", why, "".join(difflib.unified_diff(
+            expected.splitlines(True), result["output"].splitlines(True), "shown on the page", "printed by the code"))
+    if result["stderr"]:  # a reader's terminal or notebook shows it beside what the page shows
+        return "wrote to stderr", "wrote to stderr, which the page does not show", result["stderr"]
+    return "matched", "printed exactly what the page shows", ""
 
 
 # ---------------------------------------------------------------------------------------
