@@ -36,7 +36,8 @@ WHEN = r"on \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC"
 
 
 class ArticleCounter(HTMLParser):
-    """Tables and figures inside a built page's ``<article>``."""
+    """Tables and figures inside a built page's ``<article>``: a figure is a picture the page draws (an
+    ``<img>`` with a data: URL), counted once whatever wraps it (its ``<figure class="mlp-figure">``)."""
 
     def __init__(self):
         super().__init__()
@@ -50,8 +51,7 @@ class ArticleCounter(HTMLParser):
         if not self.depth:
             return
         self.tables += tag == "table"
-        self.figures += (tag == "figure" and "mlp-figure" in (attrs.get("class") or "").split()) or (
-            tag == "img" and (attrs.get("src") or "").startswith("data:image/"))
+        self.figures += tag == "img" and (attrs.get("src") or "").startswith("data:image/")
 
     def handle_endtag(self, tag):
         if tag == "article":
@@ -233,13 +233,19 @@ def test_the_build_says_when_a_block_prints_something_else(caplog, tmp_path):
     with caplog.at_level(logging.WARNING):
         verification.check_blocks(record, run.results()["made-up.md"])
     assert (record.blocks, record.matched, len(record.not_run)) == (4, 1, 1)
-    assert record.failed == ["block 2 (line 13) printed something else than the page shows",
+    assert record.failed == ["block 2 (line 13) printed output differs from the page",
                              "block 3 (line 23) raised an error"]
     assert len([r for r in caplog.records if r.levelno == logging.WARNING]) == 2  # --strict fails the build
     record.blocks_ran_at = "2026-01-01 12:00 UTC"
     line = verification.claims(record, "2026-01-01")
     assert "its 3 code blocks ran on 2026-01-01 12:00 UTC, and 1 printed exactly the output shown" in line
-    assert "1 more block did not run: it needs no_such_module_here" in line
+    assert "(1 more block did not run: it needs no_such_module_here, which was not installed where the build ran)" in line
+    record.not_run *= 2  # the verb agrees with the count
+    assert "(2 more blocks did not run: they need no_such_module_here, which" in verification.claims(record, "2026-01-01")
+    record.not_run.append("an earlier block of its chain raised an error")
+    assert ("(3 more blocks did not run: 1 because an earlier block of its chain raised an error; 2 because they "
+            "need no_such_module_here") in verification.claims(record, "2026-01-01")
+    record.not_run = record.not_run[:1]
     assert stated_counts(line + ". mlp_ref") == dict(blocks=4, matched=1, not_run=1, generators=0, tables=0, figures=0)
     # The record the tests report from (tests/page_blocks.py): one entry per block, with its verdict.
     verification.write_record(tmp_path, [record])

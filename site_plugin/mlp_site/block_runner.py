@@ -50,8 +50,8 @@ def run_segment(segment: list[dict]) -> list[dict]:
             with warnings.catch_warnings(), contextlib.redirect_stdout(buffer), contextlib.redirect_stderr(stderr):
                 warnings.simplefilter("error")
                 exec(compile(block["code"], where, "exec"), namespace)
-        except Exception:
-            error = traceback.format_exc(limit=-3)
+        except Exception as exc:  # the traceback from the block's own line down: this runner's frame is not the reader's
+            error = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__.tb_next))
             stop = "an earlier block of its chain raised an error"
         results.append({"output": buffer.getvalue(), "stderr": stderr.getvalue(),
                         "seconds": time.perf_counter() - start, "error": error, "skipped": None})

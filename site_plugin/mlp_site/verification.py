@@ -49,6 +49,7 @@ import sys
 import tempfile
 import time
 import tomllib
+from collections import Counter
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -61,7 +62,7 @@ from mkdocs.utils import get_relative_url
 from . import cache
 from .lab_files import is_lab
 from .page_code import blocks_of, parse_fences, segments
-from .render_cache import ENVIRONMENT, cache_key, now_utc
+from .render_cache import ENVIRONMENT, PACKAGE, imported, now_utc
 from .words import language, ru_plural, say
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -77,7 +78,9 @@ LINE_CLASS = "mlp-verification"
 FACTS_CLASS = "{: .mlp-build-facts }"
 LAB_CODE_CELL = re.compile(r"^# %%(?! \[markdown\])", re.MULTILINE)
 TABLE = re.compile(r"<table\b")
-FIGURE = re.compile(r'<figure class="mlp-figure"|<img\b[^>]*\bsrc="data:image/')
+# A figure is one <figure class="mlp-figure">: its picture (an <img> with a data: URL) is inside it, so
+# counting the pictures too counted every figure twice (tests/test_site_build.py counts the pictures).
+FIGURE = re.compile(r'<figure class="mlp-figure"[\s>]')
 log = logging.getLogger(f"mkdocs.plugins.{__name__}")
 
 
@@ -223,11 +226,23 @@ def _made(record: PageRecord) -> str:
     return "its " + " and ".join(made) if made else "no table or figure"
 
 
+def _reason(reason: str, n: int) -> str:
+    """Why ``n`` blocks did not run, as a clause whose verb agrees with them."""
+    needs = re.fullmatch(r"needs (?P<module>\S+), which is not installed", reason)
+    if needs:
+        return f"{'it needs' if n == 1 else 'they need'} {needs['module']}, which was not installed where the build ran"
+    return reason
+
+
 def _not_run(record: PageRecord) -> str:
-    reasons = sorted(set(record.not_run))
+    counts = Counter(record.not_run)
+    if not counts:
+        return ""
+    if len(counts) == 1:
+        [(reason, n)] = counts.items()
+        return f" ({_count(n, 'more block')} did not run: {_reason(reason, n)})"
     return (f" ({_count(len(record.not_run), 'more block')} did not run: "
-            + "; ".join(reason.replace("needs ", "it needs ", 1) + " where they ran" for reason in reasons) + ")"
-            ) if reasons else ""
+            + "; ".join(f"{n} because {_reason(reason, n)}" for reason, n in sorted(counts.items())) + ")")
 
 
 def when(ran_at: str) -> str:
@@ -286,7 +301,7 @@ def _made_ru(record: PageRecord) -> str:
 
 def _reason_ru(reason: str) -> str:
     needs = re.fullmatch(r"needs (?P<module>\S+), which is not installed", reason)
-    return f"нужен модуль {needs['module']}, которого не было" if needs else reason
+    return f"нужен модуль {needs['module']}, а там, где шла сборка, его не было" if needs else reason
 
 
 def _not_run_ru(record: PageRecord) -> str:
@@ -419,8 +434,21 @@ def blocks_key(blocks: list) -> str:
     Russian twin, whose code is its English page's, has its English page's key."""
     # Whether each optional module is installed decides which blocks run: part of the key.
     installed = {block.needs: importlib.util.find_spec(block.needs) is not None for block in blocks if block.needs}
-    return cache_key(runs_text(blocks), {"run": "code blocks", "installed": installed},
-                     environment=tuple(name for name in ENVIRONMENT if name not in RUNNER_DROPS), kind="blocks")
+    text = runs_text(blocks)
+    environment = {name: os.environ.get(name) for name in ENVIRONMENT if name not in RUNNER_DROPS}
+    return cache.key("blocks", text, {"run": "code blocks", "installed": installed}, environment,
+                     *cache.files(block_inputs(text), ROOT))
+
+
+def block_inputs(text: str) -> list[Path]:
+    """The files a run of the blocks in ``text`` reads: the modules of mlp_ref the code imports (followed
+    through their imports), mlp_ref's data files, the runner and the pins. Not the prose, the pages'
+    outputs, the other steps of this plugin or mkdocs.yml: an edit of those runs no block again (the
+    snippets the blocks embed are in ``text`` already, expanded)."""
+    package = ROOT / PACKAGE
+    data = [path for path in package.rglob("*") if path.is_file() and path.suffix not in (".py", ".pyc")
+            and "__pycache__" not in path.parts]
+    return sorted(imported(text) | set(data)) + [RUNNER, ROOT / "requirements.txt"]
 
 
 def write_record(site: Path, records: list[PageRecord]) -> None:
