@@ -92,7 +92,7 @@ def sentences(markdown: str, language: str) -> list[Sentence]:
             continue  # the citations themselves
         code = [m[4] for m in _FENCE.finditer(section)]
         code += [call.source for call in generated if start <= call.offset < end]
-        code += ["output" for _ in re.finditer(r"<!--pytest-codeblocks:expected-output-->", section)]
+        code += ["output" for _ in re.finditer(r"<!--mlp:expected-output-->", section)]
         backing = _section_backing(code)
         prose = _FENCE.sub(lambda m: "\n" * m[0].count("\n"), section)
         prose = re.sub(r"<!--.*?-->", lambda m: "\n" * m[0].count("\n"), prose, flags=re.DOTALL)

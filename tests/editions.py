@@ -5,7 +5,7 @@ A Russian page is the twin of an English one: ``docs/lessons/03-forward-pass.ru.
 Its prose is its own; its code is not. This module reads from both twins what must not
 differ (``tests/test_editions.py`` holds it):
 
-* every fenced block (its info string and its text) and every pytest-codeblocks marker, in
+* every fenced block (its info string and its text) and every ``<!--mlp:...-->`` marker, in
   order: the same code, the same shown output;
 * in a lab, every code cell, but for its comments and one line: a code cell's comments are
   prose, each edition's own (the settings cell's comments document the settings), and the
@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 
 _FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
-_MARKER = re.compile(r"^[ \t]*(?P<marker><!--\s*pytest-codeblocks:.*?-->)\s*$")
+_MARKER = re.compile(r"^[ \t]*(?P<marker><!--\s*mlp:.*?-->)\s*$")
 _HEADING = re.compile(r"^(?P<level>#{2,6})\s+(?P<text>.+?)\s*$")
 _EXPLICIT_ID = re.compile(r"\{[^}]*#(?P<id>[\w-]+)[^}]*\}\s*$")
 _CELL = re.compile(r"^# %%(?P<header>.*)$")
@@ -64,7 +64,7 @@ def english_pages(docs: Path = DOCS) -> list[Path]:
 
 
 def fences(text: str) -> list[tuple[str, str]]:
-    """The fenced blocks and pytest-codeblocks markers of a Markdown text, in order.
+    """The fenced blocks and ``<!--mlp:...-->`` markers of a Markdown text, in order.
 
     Returns
     -------

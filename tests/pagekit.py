@@ -1,7 +1,7 @@
 """Reading the course pages for the tests: the build's own fence parser, and paths of the built site.
 
-The pages follow pytest-codeblocks' marker syntax (``<!--pytest-codeblocks:expected-output-->``,
-``<!--pytest-codeblocks:cont-->``, ``<!--pytest-codeblocks:importorskip(mod)-->``), read by
+The pages mark their blocks with the project's own markers (``<!--mlp:expected-output-->``,
+``<!--mlp:cont-->``, ``<!--mlp:importorskip(mod)-->``), read by
 mlp_site.page_code's parser and blocks, the ones the build runs: a
 continued block shows its own output, and ``--8<--`` snippet lines are expanded before a block runs.
 """

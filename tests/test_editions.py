@@ -26,8 +26,8 @@ def test_twin_has_the_same_code_and_anchors(english):
 
 def test_a_changed_fence_is_found(tmp_path):
     en, ru = tmp_path / "a.md", tmp_path / "a.ru.md"
-    en.write_text("## Why\n\n```python\nprint(1)\n```\n\n<!--pytest-codeblocks:expected-output-->\n\n```\n1\n```\n")
-    ru.write_text("## Зачем {#why}\n\n```python\nprint(1)\n```\n\n<!--pytest-codeblocks:expected-output-->\n\n```\n2\n```\n")
+    en.write_text("## Why\n\n```python\nprint(1)\n```\n\n<!--mlp:expected-output-->\n\n```\n1\n```\n")
+    ru.write_text("## Зачем {#why}\n\n```python\nprint(1)\n```\n\n<!--mlp:expected-output-->\n\n```\n2\n```\n")
     assert editions.differences(en, ru) == [
         "fences #3 differs:\n  a.md: ('', '1')\n  a.ru.md: ('', '2')"]
     ru.write_text("## Зачем\n\n```python\nprint(1)\n```\n")

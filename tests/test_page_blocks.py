@@ -15,7 +15,7 @@ PAGE = """\
 print(6 * 7)
 ```
 
-<!--pytest-codeblocks:expected-output-->
+<!--mlp:expected-output-->
 
 ```text
 42
@@ -102,7 +102,7 @@ def test_an_item_fails_without_its_entry_or_with_another_blocks_code(block):
 
 
 def test_an_item_is_skipped_when_its_block_needed_a_missing_module(monkeypatch):
-    block = pagekit.page_code.page_blocks("<!--pytest-codeblocks:importorskip(torch)-->\n" + PAGE, "docs/made-up.md")[0]
+    block = pagekit.page_code.page_blocks("<!--mlp:importorskip(torch)-->\n" + PAGE, "docs/made-up.md")[0]
     monkeypatch.delenv("MLP_REQUIRE_OPTIONAL", raising=False)
     with pytest.raises(pytest.skip.Exception, match="needs torch"):
         page_blocks.check(block, judged(block, skipped="needs torch, which is not installed"))
@@ -112,7 +112,7 @@ def test_an_item_is_skipped_when_its_block_needed_a_missing_module(monkeypatch):
 
 
 def test_an_item_fails_when_its_block_did_not_run_after_an_earlier_block_raised():
-    chained = PAGE + "\n<!--pytest-codeblocks:cont-->\n\n```python\nprint(1)\n```\n"
+    chained = PAGE + "\n<!--mlp:cont-->\n\n```python\nprint(1)\n```\n"
     first, second = pagekit.page_code.page_blocks(chained, "docs/made-up.md")
     with pytest.raises(page_blocks.BlockFailure, match="did not run\nan earlier block of its chain raised"):
         page_blocks.check(second, entry(second, output="", skipped="an earlier block of its chain raised an error",

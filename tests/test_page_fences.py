@@ -1,10 +1,12 @@
 """Every Python-looking fence on every page is run by something, or says why not.
 
-pytest-codeblocks-style collection runs only fences whose info string is exactly
+The build's runner, like pytest-codeblocks, runs only fences whose info string is exactly
 ``python``; ```` ```python title="x.py" ````, ``py`` or ``pycon`` would be skipped without a
-word. This scan fails on any such fence that neither the tests (``python``) nor the build
-(markdown-exec's ``exec="on"``) executes, unless a ``<!-- norun: reason -->`` line stands
-right before it. It also fails on hand-typed tables of values.
+word. This scan fails on any such fence that neither the build's runner (``python``) nor
+markdown-exec (``exec="on"``) executes, unless a ``<!-- norun: reason -->`` line stands
+right before it. It also fails on hand-typed tables of values, and on a marker under its old
+name, ``<!--pytest-codeblocks:...-->`` (the markers are ``<!--mlp:...-->``: our runner, not
+pytest-codeblocks, reads them, and they mean what it says).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import pytest
 from tests import pagekit
 
 PYTHON_LANGUAGES = {"python", "py", "python3", "py3", "pycon", "ipython", "ipython3", "pyi", "numpy"}
+OLD_NAME = "pytest-codeblocks:"  # the markers' old name, whose meaning was pytest-codeblocks' own
 TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
 TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 
@@ -62,6 +65,32 @@ def hand_typed_tables(page) -> list[str]:
 @pytest.mark.parametrize("page", PAGES, ids=[str(p.relative_to(pagekit.DOCS)) for p in PAGES])
 def test_every_python_fence_is_executed(page):
     assert unexecuted_python_fences(page) == []
+
+
+def old_markers(page) -> list[str]:
+    """Lines, fences included, that still say the markers' old name."""
+    lines = page.read_text(encoding="utf-8").splitlines()
+    return [f"{page.relative_to(pagekit.ROOT)}:{number}: {line.strip()} uses the old name; "
+            f"the markers are <!--mlp:...-->" for number, line in enumerate(lines, start=1) if OLD_NAME in line]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[str(p.relative_to(pagekit.DOCS)) for p in PAGES])
+def test_no_marker_under_its_old_name(page):
+    assert old_markers(page) == []
+
+
+def test_parser_refuses_a_marker_under_its_old_name():
+    page = "```python\nprint(1)\n```\n\n!!! note\n    <!--pytest-codeblocks:expected-output-->\n\n    ```\n    1\n    ```\n"
+    with pytest.raises(ValueError, match=r"^docs/made-up\.md:6: the marker pytest-codeblocks:expected-output "
+                                         r"is the old name; write <!--mlp:expected-output-->$"):
+        pagekit.page_code.parse_fences(page.split("\n"), "docs/made-up.md")
+
+
+def test_parser_refuses_an_unknown_marker_before_any_fence():
+    # Before a plain output fence (not a runnable one), where nothing else would look at it.
+    page = "```python\nprint(1)\n```\n\n<!--mlp:expected-outptu-->\n\n```\n1\n```\n"
+    with pytest.raises(ValueError, match=r"^docs/made-up\.md:5: unknown marker mlp:expected-outptu; expected cont"):
+        pagekit.page_code.parse_fences(page.split("\n"), "docs/made-up.md")
 
 
 @pytest.mark.parametrize("page", PAGES, ids=[str(p.relative_to(pagekit.DOCS)) for p in PAGES])

@@ -152,13 +152,13 @@ A first block.
 x = 1
 ```
 
-<!--pytest-codeblocks:expected-output-->
+<!--mlp:expected-output-->
 
 ```text
 nothing printed, but an output block all the same
 ```
 
-<!--pytest-codeblocks:cont-->
+<!--mlp:cont-->
 
 ```python
 y = x + 1
@@ -171,13 +171,13 @@ echo other code in between
 1. An exercise.
 
     ??? success "Answer"
-        <!--pytest-codeblocks:cont-->
+        <!--mlp:cont-->
 
         ```python
         print(y)
         ```
 
-        <!--pytest-codeblocks:expected-output-->
+        <!--mlp:expected-output-->
 
         ```text
         2
@@ -191,7 +191,7 @@ echo other code in between
 
 === "Another tab"
 
-    <!--pytest-codeblocks:cont-->
+    <!--mlp:cont-->
 
     ```python
     print(z)
@@ -234,12 +234,12 @@ def test_source_unchanged_where_nothing_is_runnable():
 
 
 def test_cont_without_a_block_before_is_a_clear_error():
-    with pytest.raises(ValueError, match=r"lesson\.md:3: pytest-codeblocks:cont marker with no python block"):
-        reader_blocks.decorate("<!--pytest-codeblocks:cont-->\n\n```python\nx\n```\n", "lesson.md")
+    with pytest.raises(ValueError, match=r"lesson\.md:3: mlp:cont marker with no python block"):
+        reader_blocks.decorate("<!--mlp:cont-->\n\n```python\nx\n```\n", "lesson.md")
 
 
 def test_output_fence_with_an_info_string_it_cannot_label_is_a_clear_error():
-    text = "```python\nprint(1)\n```\n\n<!--pytest-codeblocks:expected-output-->\n\n```text title=\"out\"\n1\n```\n"
+    text = "```python\nprint(1)\n```\n\n<!--mlp:expected-output-->\n\n```text title=\"out\"\n1\n```\n"
     with pytest.raises(ValueError, match=r"lesson\.md:7: an expected-output block needs a plain info string"):
         reader_blocks.decorate(text, "lesson.md")
 

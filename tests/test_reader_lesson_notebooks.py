@@ -162,7 +162,7 @@ print("a table made when the site is built")
 x = 1
 ```
 
-<!--pytest-codeblocks:importorskip(torch)-->
+<!--mlp:importorskip(torch)-->
 
 ```python
 import torch
@@ -213,7 +213,7 @@ print("in sight")
         print("the answer's code")
         ```
 
-        <!--pytest-codeblocks:expected-output-->
+        <!--mlp:expected-output-->
 
         ```
         the answer's code

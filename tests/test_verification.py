@@ -197,19 +197,19 @@ PAGE = """\
 print(6 * 7)
 ```
 
-<!--pytest-codeblocks:expected-output-->
+<!--mlp:expected-output-->
 
 ```text
 42
 ```
 
-<!--pytest-codeblocks:cont-->
+<!--mlp:cont-->
 
 ```python
 print(6 * 8)
 ```
 
-<!--pytest-codeblocks:expected-output-->
+<!--mlp:expected-output-->
 
 ```text
 42
@@ -219,7 +219,7 @@ print(6 * 8)
 raise ValueError("no")
 ```
 
-<!--pytest-codeblocks:importorskip(no_such_module_here)-->
+<!--mlp:importorskip(no_such_module_here)-->
 
 ```python
 print("never")
@@ -263,11 +263,11 @@ def test_block_results_are_kept_across_prose_edits_but_not_code_edits():
         return verification.blocks_key(page_code.page_blocks(text, "made-up.md"))
 
     page = "Some prose.\n\n```python\nimport mlp_ref\nprint(mlp_ref.relu(-1.0))\n```\n"
-    shown = "\n<!--pytest-codeblocks:expected-output-->\n\n```\n0.0\n```\n"
+    shown = "\n<!--mlp:expected-output-->\n\n```\n0.0\n```\n"
     assert key(page + shown) == key("A new sentence.\n\n" + page + shown.replace("0.0", "0"))
     assert key(page) != key(page.replace("-1.0", "-2.0"))
-    chained = page + "\n<!--pytest-codeblocks:cont-->\n\n```python\nprint(1)\n```\n"
-    assert key(chained) != key(chained.replace("<!--pytest-codeblocks:cont-->\n", ""))
+    chained = page + "\n<!--mlp:cont-->\n\n```python\nprint(1)\n```\n"
+    assert key(chained) != key(chained.replace("<!--mlp:cont-->\n", ""))
     # The key follows the modules of mlp_ref the blocks import, as the render cache's does.
     modules = render_cache.imported(verification.runs_text(page_code.page_blocks(page, "made-up.md")))
     assert pagekit.ROOT / "mlp_ref" / "activations.py" in modules

@@ -6,10 +6,17 @@ notebook), the tests and the maintainer's tools (tests/pagekit.py, tests/update_
 tests/page_outputs.py) import it. :func:`parse_fences` is the only fence parser, so they all
 number and chain the blocks alike.
 
-A block marked ``<!--pytest-codeblocks:cont-->`` continues the runnable block before it, so a
-page's blocks fall into *segments*: runs of blocks each continuing the one before. Running a
-segment's blocks in order in one namespace (block_runner.py) gives every block the state
-the blocks it continues leave.
+Markers are HTML comments on a line of their own before a fence, a reader never sees them:
+``<!--mlp:expected-output-->`` before the fence that shows what the block before it prints,
+``<!--mlp:importorskip(module)-->`` before a block that needs a module a reader may lack, and
+``<!--mlp:cont-->`` before a block that continues the runnable block before it. They carry the
+project's name, not pytest-codeblocks' (whose ``cont`` merges a block into the one before it):
+our runner reads them. A marker under its old name, ``<!--pytest-codeblocks:...-->``, is an
+error, never ignored (an ignored expected-output marker would leave a block's output unchecked).
+
+Through ``cont`` a page's blocks fall into *segments*: runs of blocks each continuing the one
+before. Running a segment's blocks in order in one namespace (block_runner.py) gives every
+block the state the blocks it continues leave.
 """
 
 from __future__ import annotations
@@ -22,7 +29,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SNIPPETS = ROOT / "snippets"
 SNIPPET_LINE = re.compile(r"^(?P<indent>\s*)-+8<-+\s+\"(?P<name>[^\"]+)\"\s*$")
 IMPORTORSKIP = re.compile(r"importorskip\((?P<module>.+)\)")
-MARKER = re.compile(r"^<!--\s*pytest-codeblocks:(?P<keyword>.*?)\s*-->$")
+MARKER = re.compile(r"^<!--\s*mlp:(?P<keyword>.*?)\s*-->$")
+OLD_MARKER = re.compile(r"<!--\s*pytest-codeblocks:(?P<keyword>.*?)\s*-->")  # anywhere outside a fence
 MARK = re.compile(r"^<!--\s*(?P<mark>pytest\.mark\..*?)\s*-->$")  # a pytest mark for the block's test item
 NORUN = re.compile(r"^<!--\s*norun:\s*(?P<reason>.*?)\s*-->$")  # why a Python-looking fence is not run
 FENCE_OPEN = re.compile(r"^(?P<indent>\s*)(?P<ticks>`{3,}|~{3,})(?P<info>.*)$")
@@ -36,7 +44,7 @@ class Fence:
     indent: str
     ticks: str
     info: str
-    markers: list[str] = field(default_factory=list)  # pytest-codeblocks keywords
+    markers: list[str] = field(default_factory=list)  # the keywords of its <!--mlp:...--> markers
     code: str = ""  # the text between the fence's lines, without the fence's indentation
     source: str = "page"  # the page, for messages
     marks: list[str] = field(default_factory=list)  # pytest.mark.* expressions
@@ -73,7 +81,11 @@ class Fence:
 
 def parse_fences(lines: list[str], where: str = "page") -> list[Fence]:
     """Every fence of a page (indented ones in admonitions and tabs too), with the markers, pytest
-    marks and ``norun`` reason that stood before it."""
+    marks and ``norun`` reason that stood before it.
+
+    Raises ValueError, naming ``where:line``, on a marker under its old name (pytest-codeblocks:)
+    or with a keyword other than cont, expected-output, importorskip(module).
+    """
     fences: list[Fence] = []
     markers: list[str] = []
     marks: list[str] = []
@@ -83,7 +95,16 @@ def parse_fences(lines: list[str], where: str = "page") -> list[Fence]:
         stripped = lines[index].strip()
         opening = FENCE_OPEN.match(lines[index])
         if match := MARKER.match(stripped):
-            markers.append(match["keyword"].strip())
+            keyword = match["keyword"].strip()
+            # Checked here, on every marker: one misspelt before a non-python fence would be dropped unseen.
+            if keyword not in ("cont", "expected-output") and not IMPORTORSKIP.fullmatch(keyword):
+                raise ValueError(f"{where}:{index + 1}: unknown marker mlp:{keyword}; expected cont, "
+                                 "expected-output or importorskip(module)")
+            markers.append(keyword)
+        elif match := OLD_MARKER.search(stripped):
+            keyword = match["keyword"].strip()
+            raise ValueError(f"{where}:{index + 1}: the marker pytest-codeblocks:{keyword} is the old name; "
+                             f"write <!--mlp:{keyword}-->")
         elif match := MARK.match(stripped):
             marks.append(match["mark"])
         elif match := NORUN.match(stripped):
@@ -173,14 +194,11 @@ def blocks_of(fences: list[Fence]) -> list[Block]:
             for keyword in fence.markers:
                 if keyword == "cont":
                     if not blocks:
-                        raise ValueError(f"{fence.where}: pytest-codeblocks:cont marker with no "
+                        raise ValueError(f"{fence.where}: mlp:cont marker with no "
                                          "python block before it to continue")
                     block.continues = blocks[-1]
-                elif match := IMPORTORSKIP.fullmatch(keyword):
+                elif match := IMPORTORSKIP.fullmatch(keyword):  # parse_fences allows no other keyword
                     block.needs = match["module"].strip("'\" ")
-                else:
-                    raise ValueError(f"{fence.where}: unknown marker pytest-codeblocks:{keyword}; expected cont, "
-                                     "expected-output or importorskip(module)")
             blocks.append(block)
     return blocks
 

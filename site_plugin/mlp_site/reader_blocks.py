@@ -1,8 +1,8 @@
 """Make the structure of a page's code visible to a reader who copies it.
 
-Pages mark their code with pytest-codeblocks' HTML comments, which a reader never sees:
-``<!--pytest-codeblocks:cont-->`` before a block that needs the state of the block before
-it, ``<!--pytest-codeblocks:expected-output-->`` before the block that shows what the code
+Pages mark their code with HTML comments of the project's own (page_code.py), which a reader never sees:
+``<!--mlp:cont-->`` before a block that needs the state of the block before
+it, ``<!--mlp:expected-output-->`` before the block that shows what the code
 prints. This step, working on the Markdown of each page before it is rendered (the files
 on disk, which the tests read, are never changed):
 
