@@ -548,13 +548,14 @@ def values() -> dict[str, str]:
     ds_layers, ds_dense = 61, 3                                                        # DeepSeek-V3's published configuration
     # the primer's "blocks need not share shapes": DeepSeek-V3's dense and MoE blocks both hold parameters
     ds = models()["deepseek"]
-    ds_config = ds.config
+    assert (ds.config.layers, ds.config.dense_layers) == (ds_layers, ds_dense), (
+        f"lesson 6, primer: expected DeepSeek-V3 with {ds_layers} blocks, the first {ds_dense} dense; found "
+        f"{ds.config.layers} blocks, {ds.config.dense_layers} dense")
     ds_dense_ffn = ds[f"dense FFN, {ds_dense} layers"].count
-    ds_experts = ds[f"routed experts, {ds_layers - ds_dense} layers x {ds_config.n_experts}"].count
-    assert (ds_config.layers, ds_config.dense_layers) == (ds_layers, ds_dense) and ds_dense_ffn > 0 and ds_experts > 0, (
-        f"lesson 6, primer: expected DeepSeek-V3 with {ds_layers} blocks, the first {ds_dense} dense, both kinds holding "
-        f"parameters; found {ds_config.layers} blocks, {ds_config.dense_layers} dense, dense FFN {ds_dense_ffn}, "
-        f"routed experts {ds_experts}")
+    ds_experts = ds[f"routed experts, {ds_layers - ds_dense} layers x {ds.config.n_experts}"].count
+    assert ds_dense_ffn > 0 and ds_experts > 0, (
+        f"lesson 6, primer: expected both kinds of DeepSeek-V3 block to hold parameters; found dense FFN "
+        f"{ds_dense_ffn}, routed experts {ds_experts}")
     ex1 = mlp_ref.layer_table([2, 3, 1])                                               # exercise 1
     ex2 = max(mlp_ref.layer_table([784, 512, 256, 10]), key=lambda row: row.total)     # exercise 2
     q1 = mlp_ref.layer_table([100, 50])[0]                                             # check yourself 1
