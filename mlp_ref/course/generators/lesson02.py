@@ -261,6 +261,34 @@ def _network(layers) -> mlp_ref.MLP:
                                    activation="relu", output="sigmoid")
 
 
+def _bottleneck(sizes) -> dict[str, str]:
+    """Exercise 4's stack d0 -> d1 -> d2 without an activation against one d0 -> d2 layer: their
+    parameters and multiply-adds per example, counted on real networks, and the collapsed matrix's rank."""
+    stack = mlp_ref.MLP(list(sizes), activation="identity", seed=0)        # W1 (784, 16), W2 (16, 784)
+    single = mlp_ref.MLP([sizes[0], sizes[-1]], activation="identity", seed=0)   # W (784, 784)
+    x = np.zeros((1, sizes[0]))                                               # one example, (1, 784)
+    costs = {}
+    for name, net in (("stack", stack), ("single", single)):
+        found = sum(W.size + b.size for W, b in zip(net.weights, net.biases))
+        assert found == net.n_params == mlp_ref.count_params(net.sizes), (
+            f"lesson 2, exercise 4: expected the {name}'s arrays to hold count_params({net.sizes}) = "
+            f"{mlp_ref.count_params(net.sizes)} parameters, found {found}")
+        costs[name] = (found, mlp_ref.count_multiply_adds(net, x, np.zeros((1, sizes[-1]))).forward_total)
+    (p_stack, m_stack), (p_single, m_single) = costs["stack"], costs["single"]
+    # "fewer parameters and multiply-adds": the bottleneck is cheaper on both counts
+    assert p_stack < p_single and m_stack < m_single, (
+        f"lesson 2, exercise 4: expected the stack to be cheaper than one layer, found {p_stack} against "
+        f"{p_single} parameters and {m_stack} against {m_single} multiply-adds")
+    collapsed = stack.weights[0] @ stack.weights[1]                           # (784, 784)
+    rank = int(np.linalg.matrix_rank(collapsed))
+    assert collapsed.shape == single.weights[0].shape and rank == min(sizes), (
+        f"lesson 2, exercise 4: expected W1 W2 of shape {single.weights[0].shape} and rank {min(sizes)}, "
+        f"found {collapsed.shape} and rank {rank}")
+    return {"bn_params_stack": number(p_stack), "bn_params_single": number(p_single),
+            "bn_madds_stack": number(m_stack), "bn_madds_single": number(m_single),
+            "bn_madds_ratio": number(m_single / m_stack), "bn_rank": number(rank)}
+
+
 def values() -> dict[str, str]:
     """The numbers lesson 2's prose says (``{@ l2.tent_peak @}``), as it reads them."""
     xor_net = mlp_ref.xor_by_hand()   # SYLLABUS's 2-2-1 network: h1 = relu(x1 + x2), h2 = relu(x1 + x2 - 1), y = h1 - 2 h2
@@ -332,4 +360,5 @@ def values() -> dict[str, str]:
         # the Russian page's forms of the two above: a count, and the mistakes joined by "или"
         "perc_xor_cycle_len_n": number(length),                             # "циклом длиной в 1 эпоху"
         "perc_xor_cycle_mistakes_n": " или ".join(number(m) for m in cycle_mistakes),  # "4"
+        **_bottleneck(sizes),                                               # exercise 4's costs: "25,888 against 615,440"
     }

@@ -13,7 +13,7 @@ from mlp_ref.course.i18n import say
 from mlp_ref.course.tables import format_count, format_number, markdown_table
 from mlp_ref.course.trace import trace
 from mlp_ref.course.widgets import network_data, widget_html
-from mlp_ref.course.words import number, word
+from mlp_ref.course.words import number, times, word
 
 X = np.array([1.0, 2.0])                                                   # the single example, (2,)
 X_BATCH = np.array([[1.0, 2.0], [0.5, 0.5], [-1.0, 0.3], [2.0, -1.5]])     # the batch of four, (4, 2)
@@ -197,6 +197,26 @@ def shapes_table() -> str:
                           rows, "lllrl")
 
 
+def _barely_parts(x, W, b) -> dict[str, str]:
+    """What each input adds to the hidden pre-activations of the barely-on row x (2,): x_i times row i
+    of W (2, 2), beside the biases b (2,); checks what the page says of them."""
+    first, second = x[0] * W[0], x[1] * W[1]                 # (2,) each
+    assert np.allclose(first + second + b, x @ W + b), "lesson 3: the parts must add up to z1"
+    # "cancels unit 1's bias exactly": -1·0.1 + 0.1 is 0 in floats too, but a tolerance says
+    # what is meant (the sum, not the bits) and keeps the check true under another rounding.
+    assert np.isclose(first[0] + b[0], 0.0, atol=1e-12), (
+        f"lesson 3, the barely-on row: expected the first input's part to cancel unit 1's bias, found {first[0]} + {b[0]} = {first[0] + b[0]}")
+    ratio = -first[1] / b[1]
+    assert np.isclose(ratio, 2.0), f"lesson 3: expected the first input's part to be twice unit 2's bias, found {ratio}"
+    # "what keeps both units on is the second input's part": without it, neither would be on
+    assert np.all(first + b <= 0) and np.all(first + second + b > 0), (
+        f"lesson 3: expected both units off without the second input and on with it, found "
+        f"{first + b} and {first + second + b}")
+    vec = lambda v: "(" + ", ".join(number(t).replace("-", "−") for t in v) + ")"   # noqa: E731
+    return {"barely_first": vec(first), "barely_second": vec(second), "barely_bias": vec(b),
+            "barely_ratio": say(times(round(ratio)), ru="вдвое" if round(ratio) == 2 else f"в {round(ratio)} раза")}
+
+
 def values() -> dict[str, str]:
     """The numbers lesson 3's prose says (``{@ l3.steps @}``), as it reads them."""
     net = mlp_ref.MLP.from_arrays(*LAYERS, activation="relu", output="sigmoid")
@@ -236,4 +256,5 @@ def values() -> dict[str, str]:
         "cy_b1": shape(first_layer.biases[0].shape) + ",",           # "(128,)"
         "cy_width": number(first_layer.sizes[1]),                    # "(B, 128)"
         "starter_functions": word(len(to_write)),                    # "the three functions"
+        **_barely_parts(X_BATCH[barely_rows[0] - 1], *[a[0] for a in (net.weights, net.biases)]),  # row 3's parts
     }

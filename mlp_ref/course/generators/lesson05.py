@@ -435,8 +435,26 @@ def training_playground() -> str:
     return widget_html("training-playground", playground_data(), playground_fallback())
 
 
+def _check_shapes_fix_order() -> None:
+    """"The shapes fix the order only when the sizes differ": with B = d_in = d_out, X^T Delta and its
+    transposed order Delta^T X have the same shape, and only the first is the layer's weight gradient."""
+    d = 3                                                                     # B = d_in = d_out
+    net = mlp_ref.MLP([d, d], activation="identity", seed=0)                  # W (3, 3)
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(d, d)), rng.normal(size=(d, d))                   # (B, d_in), (B, d_out)
+    _, cache = net.forward(X, keep_cache=True)
+    _, delta = net.loss_and_delta(cache.pre_activations[-1], y)               # (B, d_out)
+    dW = net.backward(cache, delta).weights[0]                                # (d_in, d_out)
+    right, wrong = X.T @ delta, delta.T @ X
+    assert wrong.shape == dW.shape and np.allclose(right, dW) and not np.allclose(wrong, dW), (
+        f"lesson 5, the chain rule for one layer: expected X^T Delta = dW and Delta^T X of the same shape "
+        f"{dW.shape} but different, found shapes {right.shape}, {wrong.shape}, X^T Delta = dW: "
+        f"{np.allclose(right, dW)}, Delta^T X = dW: {np.allclose(wrong, dW)}")
+
+
 def values() -> dict[str, str]:
     """The numbers lesson 5's prose says (``{@ l5.best_w @}``), as it reads them."""
+    _check_shapes_fix_order()
     line = mlp_ref.LineFit.of(*LINE_POINTS)
     lr = dict(RATES)["about right"]                                  # the figure's middle rate, from W0
     w1 = W0 - lr * float(line.grad(W0))

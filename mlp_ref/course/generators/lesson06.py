@@ -546,6 +546,16 @@ def values() -> dict[str, str]:
     llama_h = mlp_ref.swiglu_hidden(4096)
     assert llama_h == 11_008                                                           # LLaMA-7B's published inner width
     ds_layers, ds_dense = 61, 3                                                        # DeepSeek-V3's published configuration
+    # the primer's "blocks need not share shapes": DeepSeek-V3's dense and MoE blocks both hold parameters
+    ds = models()["deepseek"]
+    assert (ds.config.layers, ds.config.dense_layers) == (ds_layers, ds_dense), (
+        f"lesson 6, primer: expected DeepSeek-V3 with {ds_layers} blocks, the first {ds_dense} dense; found "
+        f"{ds.config.layers} blocks, {ds.config.dense_layers} dense")
+    ds_dense_ffn = ds[f"dense FFN, {ds_dense} layers"].count
+    ds_experts = ds[f"routed experts, {ds_layers - ds_dense} layers x {ds.config.n_experts}"].count
+    assert ds_dense_ffn > 0 and ds_experts > 0, (
+        f"lesson 6, primer: expected both kinds of DeepSeek-V3 block to hold parameters; found dense FFN "
+        f"{ds_dense_ffn}, routed experts {ds_experts}")
     ex1 = mlp_ref.layer_table([2, 3, 1])                                               # exercise 1
     ex2 = max(mlp_ref.layer_table([784, 512, 256, 10]), key=lambda row: row.total)     # exercise 2
     q1 = mlp_ref.layer_table([100, 50])[0]                                             # check yourself 1
@@ -576,6 +586,7 @@ def values() -> dict[str, str]:
         "w2_growth": word(w2_growth),                                        # "W2 four times larger"
         "llama_h": format_count(llama_h),                                    # "11,008"
         "ds_moe_layers": number(ds_layers - ds_dense),                       # "the other 58"
+        "ds_dense_layers": number(ds_dense),                                 # primer: "the first 3 blocks"
         "ex1_w1": number(ex1[0].weights), "ex1_b1": number(ex1[0].biases),
         "ex1_w2": number(ex1[1].weights), "ex1_b2": number(ex1[1].biases),
         "ex2_d_in": number(ex2.d_in), "ex2_d_out": number(ex2.d_out),       # "here 784 and 512"
