@@ -383,9 +383,11 @@ def browser_install_line(url: str) -> str:
                              "--dump-dom", url], capture_output=True, text=True, timeout=120)
     if result.returncode != 0 and not os.environ.get("MLP_REQUIRE_BROWSER"):
         pytest.skip(f"no headless Chromium: {result.stderr[-500:]}")
-    block = re.search(r'class="[^"]*\bmlp-install\b[^"]*"><pre>.*?<code[^>]*>(.*?)</code>', result.stdout, re.S)
-    assert block, f"{url}: no install line (.mlp-install) in the page"
-    return unescape(re.sub(r"<[^>]+>", "", block[1])).strip()
+    blocks = [unescape(re.sub(r"<[^>]+>", "", block)).strip()
+              for block in re.findall(r"<pre[^>]*>.*?<code[^>]*>(.*?)</code>", result.stdout, re.S)]
+    lines = [block for block in blocks if block.startswith("pip install -r ")]
+    assert lines, f"{url}: expected a code block with the install line (pip install -r ...), found none"
+    return lines[0]
 
 
 @pytest.mark.parametrize("page", ["", "ru/labs/digits/"])
