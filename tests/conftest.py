@@ -23,10 +23,9 @@ def _reader_home(pins: str) -> Path:
 
 
 def _reader_pins() -> str:
-    """The third-party pins of the reader's requirements (all but the mlp_ref line), made by the
-    build's own step from requirements.txt: what the site's requirements-reader.txt will say."""
-    text = reader_downloads.reader_requirements_text("SITE/downloads/mlp_ref.whl", "0" * 64)
-    return "\n".join(line for line in text.splitlines() if not line.startswith("mlp_ref"))
+    """The reader's third-party pins, made by the build's own step from requirements.txt: what the
+    site's requirements-reader.txt will say (mlp_ref is not in it: the install line names the wheel)."""
+    return "\n".join(reader_downloads.reader_requirements_text().splitlines())
 
 
 def _install(python: Path, *args: str) -> None:
@@ -75,7 +74,7 @@ early.register("reader-pins", fixture="reader_env", stage="reader's environment"
 def _reader_env(config: pytest.Config) -> Path:
     """The reader's environment: what the pages' "Before you start" box installs. Returns its Python.
 
-    It runs the box's own line, ``pip install -r <site>/downloads/requirements-reader.txt``, with
+    It runs the box's own line (reader_downloads.install_command: the served requirements and wheel), with
     pip's defaults (none of this machine's pip configuration), so mlp_ref comes from the served
     site and everything else from the public index. The line runs in the environment of the
     reader's third-party pins (:func:`_reader_pins_env`, installed while the site was built),
@@ -91,25 +90,29 @@ def _reader_env(config: pytest.Config) -> Path:
     """
     from tests import readerkit
 
-    _, port = site_and_port(config)
+    import hashlib
+    import shlex
+
+    site, port = site_and_port(config)
     server = f"http://127.0.0.1:{port}"
-    url = f"{server}/downloads/requirements-reader.txt"
-    with urllib.request.urlopen(url) as response:
+    (wheel,) = (site / reader_downloads.DOWNLOADS).glob("mlp_ref-*.whl")
+    command = reader_downloads.install_command(f"{server}/", wheel.name, hashlib.sha256(wheel.read_bytes()).hexdigest())
+    _, _, requirements, wheel_line = shlex.split(command)[1:]  # install -r URL "mlp_ref[labs] @ URL#sha256=..."
+    with urllib.request.urlopen(requirements) as response:
         text = response.read().decode()
-    wheel_line = [line for line in text.splitlines() if line.startswith("mlp_ref")]
-    pins = "\n".join(line for line in text.splitlines() if line not in wheel_line)
+    pins = "\n".join(text.splitlines())
     home = _reader_home(pins)
     python, stamp = home / "bin" / "python", home / ".complete"
-    installed = text.replace(server, "SITE")
+    installed = (text + command).replace(server, "SITE")
     if stamp.is_file() and stamp.read_text(encoding="utf-8") == installed:
         return python
     if not stamp.is_file() and not _has_pins(home, pins):  # the served pins are not the ones installed beside the build
         python = readerkit.new_venv(home)
     stamp.unlink(missing_ok=True)  # until the box's line and the wheel are in
-    _install(python, "-r", url)  # the box's line
+    _install(python, "-r", requirements, wheel_line)  # the box's line
     # An environment may hold an earlier mlp_ref wheel of the same version, which pip would keep:
     # this build's wheel in its place.
-    _install(python, "--force-reinstall", "--no-deps", *wheel_line)
+    _install(python, "--force-reinstall", "--no-deps", wheel_line)
     stamp.write_text(installed, encoding="utf-8")
     return python
 

@@ -6,8 +6,15 @@ Every build makes, from this checkout:
   pages were verified with (built offline, reproducibly: fixed zip timestamps);
 - ``downloads/requirements-reader.txt``: exact pins with their hashes, taken from
   ``requirements.txt``, of what the lessons, labs and exercises import (and everything those pull
-  in, on any platform), then that wheel by its URL under ``site_url`` with its SHA-256, so one
-  ``pip install -r`` line installs all of it, every file checked (pip's hash-checking mode).
+  in, on any platform). It names no address: a copy of the site served elsewhere (a class server,
+  a mirror) serves a file that still works there.
+
+One line installs both, every file checked (pip's hash-checking mode): ``pip install -r
+<site>/downloads/requirements-reader.txt "mlp_ref[labs] @ <site>/downloads/<wheel>#sha256=<hex>"``
+(:func:`install_command`). pip reads a requirement's URL in a requirements file as it is, and a
+relative path against the current folder, never against the file's URL; so the wheel's address is
+in the command, not the file. The page gives it for ``site_url``, and docs/javascripts/install-line.js
+writes it again, in the reader's browser, for the address the page was actually served from.
 
 It fills each ``<!-- before-you-start: KIND -->`` marker (``home``, ``lab``, ``exercise``) with
 a "Before you start" box that gives that install line, the Python the pins need and, on a
@@ -58,6 +65,7 @@ READER_PACKAGES = ("numpy", "scipy", "scikit-learn", "matplotlib", "tqdm", "name
 SOURCE_DATE_EPOCH = "315532800"
 MARKER = re.compile(r"^(?P<indent>[ \t]*)<!--\s*before-you-start:\s*(?P<kind>[a-z]+)\s*-->[ \t]*$", re.MULTILINE)
 KINDS = ("home", "lab", "exercise", "lesson")
+INSTALL_CLASS = "mlp-install"  # the install line's block: rewritten for the page's address, wrapped on a phone
 
 
 # ---------------------------------------------------------------------------------------
@@ -278,9 +286,9 @@ def lowest_python() -> str:
     return lowest
 
 
-def reader_requirements_text(wheel_url: str, wheel_sha256: str) -> str:
-    """The reader's requirements: each package they need as ``requirements.txt`` locks it (version,
-    marker, hashes), then the wheel by URL with its SHA-256, so pip installs all of it in hash-checking mode."""
+def reader_requirements_text() -> str:
+    """The reader's third-party requirements: each package they need as ``requirements.txt`` locks it
+    (version, marker, hashes). No address: the wheel comes from the command (:func:`install_command`)."""
     pins = pinned_requirements()
     names = reader_closure()
     missing = [name for name in names if name not in pins]
@@ -294,11 +302,21 @@ def reader_requirements_text(wheel_url: str, wheel_sha256: str) -> str:
         "# verified with, each with the SHA-256 of its files on the public index (pip checks them).",
         "# Generated from requirements.txt when the site was built; do not edit.",
         f"# Needs Python {requires_python()} (mlp_ref's requires-python).",
+        "# mlp_ref itself is not here: the install line on the site's pages names its wheel, by the",
+        "# address you got this file from, with its SHA-256.",
         *(line for name in names for pin in pins[name] for line in pin.lines(name)),
-        "# mlp_ref itself: the wheel these pages were built and tested with.",
-        f"mlp_ref[labs] @ {wheel_url}#sha256={wheel_sha256}",
     ]
     return "\n".join(lines) + "\n"
+
+
+def install_command(base: str, wheel_name: str, sha256: str) -> str:
+    """The reader's one install line for the site served at ``base`` (ending in ``/``): the pinned
+    third-party requirements, and the wheel by its URL with its SHA-256 (a requirement on pip's command
+    line takes no ``--hash``; the URL's ``#sha256=`` is checked the same way, and pip's hash-checking
+    mode, which the file's hashes turn on, refuses the wheel without it). docs/javascripts/install-line.js
+    rewrites ``base`` in the browser: keep the two in step."""
+    downloads = f"{base}{DOWNLOADS}/"
+    return f'pip install -r {downloads}{READER_REQUIREMENTS} "mlp_ref[labs] @ {downloads}{wheel_name}#sha256={sha256}"'
 
 
 class ReaderDownloads:
@@ -311,8 +329,8 @@ class ReaderDownloads:
         self.sha256 = hashlib.sha256(self.wheel_bytes).hexdigest()
         base = site_url if site_url.endswith("/") else site_url + "/"
         self.wheel_url = f"{base}{DOWNLOADS}/{self.wheel.name}"
-        self.requirements_url = f"{base}{DOWNLOADS}/{READER_REQUIREMENTS}"
-        self.requirements = reader_requirements_text(self.wheel_url, self.sha256)
+        self.command = install_command(base, self.wheel.name, self.sha256)
+        self.requirements = reader_requirements_text()
         self.version = self.wheel.name.split("-")[1]
         self.python = lowest_python()  # the lowest version: "3.11 or newer" is said in the box
 
@@ -364,8 +382,8 @@ def box_lines(kind: str, downloads: ReaderDownloads, notebook_link: str | None =
             ru="В активированном окружении `python` и `pip` — его собственные. Там одна строка устанавливает "
                "всё, что использует код этого сайта, в тех самых версиях, с которыми проверялись страницы:"),
         "",
-        "```bash",
-        f"pip install -r {downloads.requirements_url}",
+        f"```{{.bash .{INSTALL_CLASS}}}",  # the class: docs/javascripts/install-line.js, extra.css
+        downloads.command,
         "```",
         "",
         say(f"It installs [`mlp_ref` {downloads.version}]({downloads.wheel_url}), the very package these "
@@ -428,7 +446,9 @@ def admonition(lines: list[str]) -> str:
 
 
 def blockquote(lines: list[str]) -> str:
-    """The box as a quoted paragraph (in a downloaded notebook, where admonitions do not render)."""
+    """The box as a quoted paragraph (in a downloaded notebook, where admonitions do not render, nor
+    a fence's classes; a notebook has no address of its own, so its line names the build's site)."""
+    lines = [line.replace(f"```{{.bash .{INSTALL_CLASS}}}", "```bash") for line in lines]
     return "\n".join([f"> **{title()}.**", ">"] + [("> " + line) if line else ">" for line in lines]) + "\n"
 
 
