@@ -150,9 +150,10 @@ def train_mlp(sizes, data: Splits, *, epochs: int, batch_size: int, lr: float, s
     seed = check_int("seed", seed, 0)
     net = MLP(list(sizes), activation="relu", output="softmax", init="he", seed=seed)
     start = time.perf_counter()
-    try:
-        history = fit(net, data.X_train, data.y_train, data.X_val, data.y_val, epochs=epochs,
-                      batch_size=batch_size, lr=lr, seed=seed, progress=progress, engine="fast")
+    try:  # fit checks every epoch's loss; NumPy's overflow warnings on the way would only repeat it
+        with np.errstate(over="ignore", invalid="ignore"):
+            history = fit(net, data.X_train, data.y_train, data.X_val, data.y_val, epochs=epochs,
+                          batch_size=batch_size, lr=lr, seed=seed, progress=progress, engine="fast")
     except FloatingPointError as error:  # fit's message says the loss, the epoch and the learning rate
         raise ValueError(f"model {list(sizes)}, seed {seed}: the loss is not finite, so this run cannot "
                          f"be reported ({error})") from None
