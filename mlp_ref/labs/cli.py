@@ -105,7 +105,15 @@ def add_settings(parser: argparse.ArgumentParser, settings_class) -> None:
         if f.default is MISSING or "help" not in f.metadata:
             raise TypeError(f"{settings_class.__name__}.{f.name}: declare it with setting(default, help)")
         parser.add_argument(flag_of(f), dest=f.name, default=f.default,
-                            help=f"{f.metadata['help']} (default {_text(f.default)})", **_kind(f.default))
+                            help=f"{f.metadata['help']}{_syntax(f.default)} (default {_text(f.default)})",
+                            **_kind(f.default))
+
+
+def _syntax(value) -> str:
+    """How a list setting is typed, for its help (argparse's usage line shows several WIDTHS for either)."""
+    if isinstance(value, tuple) and value and isinstance(value[0], tuple):
+        return "; each list's widths joined by commas, lists separated by spaces"
+    return "; widths joined by commas" if isinstance(value, tuple) else ""
 
 
 def lab_parser(prog: str, description: str, settings_class, options: dict[str, dict]) -> Parser:

@@ -58,6 +58,9 @@ def test_one_list_of_widths_with_commas_is_read_as_before():
     args = digits_main.parser().parse_args(["--sizes", "64,48,16,10", "--seeds", "3"])
     settings = cli.settings_from_args(DigitsSettings, args)
     assert settings.sizes == (64, 48, 16, 10) and settings.n_seeds == 3
+    help_text = " ".join(digits_main.parser().format_help().split())   # argparse wraps it
+    assert "layer widths; widths joined by commas" in help_text
+    assert "each list's widths joined by commas, lists separated by spaces" in help_text
 
 
 @pytest.mark.parametrize("lab", LABS)

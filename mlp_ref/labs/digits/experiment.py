@@ -11,6 +11,11 @@ validation part only, and evaluate the chosen model on the test part exactly onc
 * :func:`run_lab`: everything the lab page and ``python -m mlp_ref.labs.digits`` show, for
   one :class:`DigitsSettings`; :func:`run_mnist`: the lab's model on MNIST files you supply.
 
+A run that did not train is not a result: :attr:`RunResult.problem` names one at chance or
+whose training loss rose, :func:`choose_by_validation` never chooses its size, and
+:attr:`DigitsReport.usable` says whether any model trained at all (a non-finite loss stops
+:func:`train_mlp` with a message naming the model).
+
 Seeds: ``seed`` fixes the train / validation / test split; model ``k`` (k = 0, 1, ...) of every
 size is initialized and fed batches from ``seed + k``, and ``MLPClassifier`` gets
 ``random_state = seed + k``. The lab model's own run is model 0.
@@ -46,9 +51,9 @@ PARITY_TOLERANCE = 0.02
 #: the last LATE_EPOCHS epochs of the budget.
 LATE_EPOCHS = 5
 #: A run "trained at chance" when its validation accuracy is below CHANCE_FACTOR times chance
-#: (1 / the number of classes: 15 % for the ten digits). A model that learned anything of the
-#: digits is far above that (the page's models reach over 90 %), and one at chance is not
-#: a result to choose or to compare.
+#: (1 / the number of classes: 15 % for the ten digits). A model that learned the digits at
+#: all is far above that; one below it is not a result to choose or to compare, and the
+#: margin keeps a lucky guesser (a few points above 10 %) from passing for one.
 CHANCE_FACTOR = 1.5
 
 # --------------------------------------------------------------------------- one MLP run
@@ -307,7 +312,8 @@ class DigitsSettings:
     lr: float = setting(0.1, "learning rate")
     sizes: tuple[int, ...] = setting((64, 32, 16, 10), "the lab model's layer widths")
     study: tuple[tuple[int, ...], ...] = setting(((64, 32, 10), (64, 32, 16, 10), (64, 128, 64, 10), (64, 512, 256, 10)),
-                                                 "layer widths of the width/depth study")
+                                                 "layer widths of the width/depth study, with --sizes added "
+                                                 "if missing")
     hgb_rounds: int = setting(100, "boosting rounds of HistGradientBoostingClassifier")
     mnist_sizes: tuple[int, ...] = setting((784, 128, 64, 10), "layer widths for MNIST (with --mnist)")
     mnist_val: int = setting(10_000, "validation rows taken from MNIST's training part (with --mnist)")
