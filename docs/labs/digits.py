@@ -46,7 +46,7 @@ SEEDS = 5             # models per size (initialization and batch order)
 BATCH_SIZE = 64       # rows per SGD step
 LEARNING_RATE = 0.1   # SGD step size
 SIZES = [64, 32, 16, 10]  # the lab's network: 64 pixels in, 10 digits out
-STUDY = [[64, 32, 10], [64, 32, 16, 10], [64, 128, 64, 10], [64, 512, 256, 10]]  # sizes compared in section 6
+STUDY = [[64, 32, 10], [64, 32, 16, 10], [64, 128, 64, 10], [64, 512, 256, 10]]  # sizes compared in section 6, with SIZES added if missing
 HGB_ROUNDS = 100      # boosting rounds of the gradient-boosted trees (section 7)
 MNIST_DIR = None      # section 8: a folder with mnist.npz or the four MNIST IDX files; None: no MNIST run
 MNIST_SIZES = [784, 128, 64, 10]  # the network section 8 trains on MNIST
@@ -71,8 +71,8 @@ from mlp_ref.labs.digits.report import (MNIST_ENV, check_chosen_epochs, check_gr
 from mlp_ref.labs.digits.report import (accuracy_on_test_line, batches_line, chosen_epoch_line,
                                         chosen_epochs_line, chosen_size_lines, errors_line,
                                         gradient_check_line, image_worth_lines, loops_gap_line,
-                                        partition_line, pixel_range_line, probe_lines, validation_line,
-                                        zero_gradient_lines)
+                                        partition_line, pixel_range_line, probe_lines, problem_lines,
+                                        validation_line, zero_gradient_lines)
 from mlp_ref.labs.notebook import begin, finish
 from mlp_ref.labs.progress import NotebookProgress
 
@@ -151,7 +151,7 @@ display(Markdown(split_table(splits)))
 # its gradient is divided by its own size $B$, not by {@ lab_a.batch_size @}, so that it is still a mean.
 
 # %%
-sizes = list(SETTINGS.sizes)  # [64, 32, 16, 10]
+sizes = list(SETTINGS.sizes)  # SIZES: 64 pixels in, 10 digits out
 net = MLP(sizes, activation="relu", output="softmax", init="he",
           seed=SETTINGS.seed)
 display(Markdown(layer_table(net)))  # each layer's W and b shapes, counted from the arrays
@@ -178,7 +178,7 @@ print(batches_line(n_train, B))  # n_train // B full batches and one of n_train 
 # %%
 X_small, y_small = splits.X_train[:8], splits.y_train[:8]  # (8, 64), (8,)
 loss, grads = net.loss_and_grads(X_small, y_small)
-dW1 = grads.weights[0]  # (64, 32), like W_1
+dW1 = grads.weights[0]  # the shape of W_1: (64, first hidden width)
 i, j = np.unravel_index(np.abs(dW1).argmax(), dW1.shape)
 eps = 1e-6
 probe = net.copy()
@@ -229,6 +229,11 @@ print(accuracy_on_test_line(np.mean(test_predictions == splits.y_test)))
 # `run_lab`, the function the command line calls. The progress bar counts the fits. Its
 # first run is exactly the model trained above (same seed, same code): the assertions
 # check that, so the table under it is both this page's run and the command's output.
+#
+# A model that did not learn is named under the cell and never chosen: one at chance
+# (below {@ lab_a.chance_limit @} % on validation, where guessing gets {@ lab_a.chance @} %), or one whose training loss
+# ended above where it began. Too large a learning rate is the usual cause. If no model
+# learned, the cell says only that, and the command line prints that one line and stops.
 
 # %%
 # a tqdm-style bar that redraws in place:
@@ -239,6 +244,9 @@ report = run_lab(SETTINGS, progress=NotebookProgress)
 assert np.allclose(report.main.history.val_loss, history.val_loss, rtol=1e-12, atol=0)
 assert report.main.chosen_epoch == chosen + 1
 assert np.array_equal(report.main.test_predictions, test_predictions)
+problems = problem_lines(report)  # models at chance or with a rising loss, never chosen; "" if none
+if problems:
+    print(problems)
 display(Markdown(run_table(report.main)))
 
 # %% [markdown]
@@ -343,7 +351,8 @@ check_loops(short.best_epoch, gap)
 # ## 6. Width and depth under a declared budget
 #
 # Is [64, 32, 16, 10] a good size? The only fair way to ask is to fix a budget and a
-# protocol first, then compare. Here:
+# protocol first, then compare. The study compares the sizes of `STUDY`, and `SIZES` too
+# if `STUDY` does not list it. Here:
 #
 # * **budget**: every size gets the same {@ lab_a.epochs @} epochs of SGD, batch {@ lab_a.batch_size @}, learning rate {@ lab_a.lr @},
 #   and {@ lab_a.seeds @} seeds (initialization and batch order; the split is the same for all). Equal
@@ -360,8 +369,7 @@ check_loops(short.best_epoch, gap)
 
 # %%
 display(Markdown(study_table(report)))
-best = report.study[report.chosen]
-print(chosen_size_lines(best.sizes, best.test_accuracy.mean(), SETTINGS.n_seeds))
+print(chosen_size_lines(report))  # the size chosen by validation and its test accuracy
 # the text below says: the largest network was chosen, and the two smallest were still improving
 check_study(report)
 

@@ -49,7 +49,7 @@ SEEDS = 5             # моделей на размер (инициализац
 BATCH_SIZE = 64       # строк на шаг SGD
 LEARNING_RATE = 0.1   # размер шага SGD
 SIZES = [64, 32, 16, 10]  # сеть лабораторной: 64 пикселя на входе, 10 цифр на выходе
-STUDY = [[64, 32, 10], [64, 32, 16, 10], [64, 128, 64, 10], [64, 512, 256, 10]]  # размеры, сравниваемые в разделе 6
+STUDY = [[64, 32, 10], [64, 32, 16, 10], [64, 128, 64, 10], [64, 512, 256, 10]]  # размеры, сравниваемые в разделе 6, и SIZES, если его здесь нет
 HGB_ROUNDS = 100      # раундов бустинга у градиентного бустинга деревьев (раздел 7)
 MNIST_DIR = None      # раздел 8: папка с mnist.npz или четырьмя файлами IDX MNIST; None — без MNIST
 MNIST_SIZES = [784, 128, 64, 10]  # сеть, которую раздел 8 обучает на MNIST
@@ -74,8 +74,8 @@ from mlp_ref.labs.digits.report import (MNIST_ENV, check_chosen_epochs, check_gr
 from mlp_ref.labs.digits.report import (accuracy_on_test_line, batches_line, chosen_epoch_line,
                                         chosen_epochs_line, chosen_size_lines, errors_line,
                                         gradient_check_line, image_worth_lines, loops_gap_line,
-                                        partition_line, pixel_range_line, probe_lines, validation_line,
-                                        zero_gradient_lines)
+                                        partition_line, pixel_range_line, probe_lines, problem_lines,
+                                        validation_line, zero_gradient_lines)
 from mlp_ref.labs.notebook import begin, finish
 from mlp_ref.labs.progress import NotebookProgress
 
@@ -158,7 +158,7 @@ display(Markdown(split_table(splits)))
 # и он оставался средним.
 
 # %%
-sizes = list(SETTINGS.sizes)  # [64, 32, 16, 10]
+sizes = list(SETTINGS.sizes)  # SIZES: 64 pixels in, 10 digits out
 net = MLP(sizes, activation="relu", output="softmax", init="he",
           seed=SETTINGS.seed)
 display(Markdown(layer_table(net)))  # each layer's W and b shapes, counted from the arrays
@@ -185,7 +185,7 @@ print(batches_line(n_train, B))  # n_train // B full batches and one of n_train 
 # %%
 X_small, y_small = splits.X_train[:8], splits.y_train[:8]  # (8, 64), (8,)
 loss, grads = net.loss_and_grads(X_small, y_small)
-dW1 = grads.weights[0]  # (64, 32), like W_1
+dW1 = grads.weights[0]  # the shape of W_1: (64, first hidden width)
 i, j = np.unravel_index(np.abs(dW1).argmax(), dW1.shape)
 eps = 1e-6
 probe = net.copy()
@@ -238,6 +238,12 @@ print(accuracy_on_test_line(np.mean(test_predictions == splits.y_test)))
 # обучения моделей. Первое обучение внутри `run_lab` в точности повторяет обучение модели
 # выше (то же зерно, тот же код), и проверки в ячейке это подтверждают. Поэтому таблица под ней —
 # одновременно и запуск этой страницы, и вывод команды.
+#
+# Модель, которая ничему не научилась, названа под ячейкой и никогда не выбирается: это модель
+# на уровне угадывания (меньше {@ lab_a.chance_limit @} % на валидации, когда угадывание даёт {@ lab_a.chance @} %) или модель,
+# у которой потери на обучающей выборке к концу выросли по сравнению с началом. Обычная причина —
+# слишком большой шаг обучения. Если не научилась ни одна модель, ячейка говорит только это,
+# а командная строка печатает эту одну строку и останавливается.
 
 # %%
 # a tqdm-style bar that redraws in place:
@@ -248,6 +254,9 @@ report = run_lab(SETTINGS, progress=NotebookProgress)
 assert np.allclose(report.main.history.val_loss, history.val_loss, rtol=1e-12, atol=0)
 assert report.main.chosen_epoch == chosen + 1
 assert np.array_equal(report.main.test_predictions, test_predictions)
+problems = problem_lines(report)  # models at chance or with a rising loss, never chosen; "" if none
+if problems:
+    print(problems)
 display(Markdown(run_table(report.main)))
 
 # %% [markdown]
@@ -354,7 +363,8 @@ check_loops(short.best_epoch, gap)
 # ## 6. Ширина и глубина при заявленном бюджете {#6-width-and-depth-under-a-declared-budget}
 #
 # Хорош ли размер [64, 32, 16, 10]? Честно ответить можно только одним способом: сначала
-# зафиксировать бюджет и протокол, а потом сравнивать. Здесь:
+# зафиксировать бюджет и протокол, а потом сравнивать. Исследование сравнивает размеры из `STUDY`,
+# а также `SIZES`, если в `STUDY` его нет. Здесь:
 #
 # * **бюджет**: каждый размер получает одни и те же {@ lab_a.epochs | counted('эпоху', 'эпохи', 'эпох') @} SGD, батч {@ lab_a.batch_size @},
 #   скорость обучения {@ lab_a.lr @} и {@ lab_a.seeds | counted('зерно', 'зерна', 'зёрен') @} (инициализация и порядок батчей; разбиение у всех
@@ -372,8 +382,7 @@ check_loops(short.best_epoch, gap)
 
 # %%
 display(Markdown(study_table(report)))
-best = report.study[report.chosen]
-print(chosen_size_lines(best.sizes, best.test_accuracy.mean(), SETTINGS.n_seeds))
+print(chosen_size_lines(report))  # the size chosen by validation and its test accuracy
 # the text below says: the largest network was chosen, and the two smallest were still improving
 check_study(report)
 

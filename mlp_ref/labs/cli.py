@@ -6,7 +6,8 @@ from those fields, so the dataclass is the one mapping between settings and flag
 
 * :func:`add_settings` adds one flag per field to a parser: ``batch_size`` becomes
   ``--batch-size`` (a field may name another flag, as ``n_seeds`` does: ``--seeds``), typed
-  by the default (``int``, ``float``, layer widths ``64,32,10``, or several of them);
+  by the default (``int``, ``float``, layer widths ``64,32,10``, or several lists of them
+  separated by spaces, ``64,32,10 64,16,10``; widths typed with spaces are refused in words);
 * :func:`settings_from_args` builds the dataclass back from the parsed flags, and says a
   value the dataclass refuses in the reader's words: the flag typed, not the field;
 * :func:`command_line` writes the command that reproduces a settings object.
@@ -86,8 +87,8 @@ def _kind(value) -> dict:
         return {"type": float}
     if isinstance(value, tuple) and value and isinstance(value[0], tuple):
         return {"type": _widths, "nargs": "+", "metavar": "WIDTHS"}
-    if isinstance(value, tuple):
-        return {"type": _widths, "metavar": "WIDTHS"}
+    if isinstance(value, tuple):  # one list; nargs="+" so that spaces get a clear error (settings_from_args)
+        return {"type": _widths, "nargs": "+", "metavar": "WIDTHS"}
     raise TypeError(f"no command-line form for a setting of type {type(value).__name__}")
 
 
@@ -104,7 +105,15 @@ def add_settings(parser: argparse.ArgumentParser, settings_class) -> None:
         if f.default is MISSING or "help" not in f.metadata:
             raise TypeError(f"{settings_class.__name__}.{f.name}: declare it with setting(default, help)")
         parser.add_argument(flag_of(f), dest=f.name, default=f.default,
-                            help=f"{f.metadata['help']} (default {_text(f.default)})", **_kind(f.default))
+                            help=f"{f.metadata['help']}{_syntax(f.default)} (default {_text(f.default)})",
+                            **_kind(f.default))
+
+
+def _syntax(value) -> str:
+    """How a list setting is typed, for its help (argparse's usage line shows several WIDTHS for either)."""
+    if isinstance(value, tuple) and value and isinstance(value[0], tuple):
+        return "; each list's widths joined by commas, lists separated by spaces"
+    return "; widths joined by commas" if isinstance(value, tuple) else ""
 
 
 def lab_parser(prog: str, description: str, settings_class, options: dict[str, dict]) -> Parser:
@@ -125,11 +134,30 @@ def settings_from_args(settings_class, args: argparse.Namespace):
     argparse names it: ``argument --seeds: expected a positive integer, received 0``, where the
     dataclass said ``n_seeds: ...`` (see :func:`flag_message`).
     """
-    values = {f.name: getattr(args, f.name) for f in fields(settings_class)}
+    values = {f.name: _one_list(f, getattr(args, f.name)) for f in fields(settings_class)}
     try:
         return settings_class(**{k: tuple(v) if isinstance(v, list) else v for k, v in values.items()})
     except ValueError as error:
         raise ValueError(flag_message(settings_class, str(error))) from None
+
+
+def _one_list(f: Field, value):
+    """A parsed value of ``f``, with widths typed with spaces refused in words.
+
+    Both list flags write a list of widths with commas (``--sizes 64,32,10``); ``--study`` takes
+    several lists separated by spaces. So ``--sizes 64 32 10`` (three lists for one flag) and
+    ``--study 64 32 10`` (lists of one width each, which no network has) are the same slip:
+    the message gives the command with commas.
+    """
+    if not (isinstance(value, list) and value and isinstance(f.default, tuple) and f.default):
+        return value
+    nested = isinstance(f.default[0], tuple)
+    if (not nested and len(value) > 1) or (nested and all(len(widths) == 1 for widths in value)):
+        typed = " ".join(_text(widths) for widths in value)
+        joined = ",".join(_text(widths) for widths in value)
+        raise ValueError(f"argument {flag_of(f)}: write the widths of a list with commas, not spaces: "
+                         f"{flag_of(f)} {joined} (received {flag_of(f)} {typed})")
+    return value if nested else value[0]
 
 
 def flag_message(settings_class, message: str) -> str:

@@ -54,6 +54,15 @@ def test_command_line_round_trips_through_the_parser(lab):
     assert cli.settings_from_args(spec["settings"], args) == spec["custom"]
 
 
+def test_one_list_of_widths_with_commas_is_read_as_before():
+    args = digits_main.parser().parse_args(["--sizes", "64,48,16,10", "--seeds", "3"])
+    settings = cli.settings_from_args(DigitsSettings, args)
+    assert settings.sizes == (64, 48, 16, 10) and settings.n_seeds == 3
+    help_text = " ".join(digits_main.parser().format_help().split())   # argparse wraps it
+    assert "layer widths; widths joined by commas" in help_text
+    assert "each list's widths joined by commas, lists separated by spaces" in help_text
+
+
 @pytest.mark.parametrize("lab", LABS)
 def test_every_setting_has_one_flag_and_both_labs_share_the_vocabulary(lab):
     spec = LABS[lab]
@@ -73,6 +82,12 @@ def test_every_setting_has_one_flag_and_both_labs_share_the_vocabulary(lab):
     ("charlm", ["--seeds", "0"], "error: argument --seeds: expected a positive integer, received 0"),
     ("charlm", ["--samples", "0"], "error: argument --samples: expected a positive integer, received 0"),
     ("digits", ["--study", "64,16,10", "32,10"], "error: argument --study, list 2: expected 64 inputs"),
+    # widths typed with spaces, for one list as for several: the same rule (commas) and the command with them
+    ("digits", ["--sizes", "64", "48", "16", "10"],
+     "error: argument --sizes: write the widths of a list with commas, not spaces: --sizes 64,48,16,10"),
+    ("digits", ["--study", "64", "32", "10"],
+     "error: argument --study: write the widths of a list with commas, not spaces: --study 64,32,10"),
+    ("digits", ["--mnist-sizes", "784", "16", "10"], "--mnist-sizes 784,16,10 (received --mnist-sizes 784 16 10)"),
     ("digits", ["--no-such-flag"], "unrecognized arguments: --no-such-flag"),
     ("charlm", ["--no-such-flag"], "unrecognized arguments: --no-such-flag"),
     ("digits", ["--mnist", "/no/such/folder", "--no-progress"], "which is not a folder"),

@@ -11,7 +11,7 @@ import dataclasses
 from mlp_ref.course.tables import format_count
 from mlp_ref.course.words import number, times, word
 from mlp_ref.labs.digits.data import Splits
-from mlp_ref.labs.digits.experiment import LATE_EPOCHS, PARITY_TOLERANCE, DigitsSettings
+from mlp_ref.labs.digits.experiment import CHANCE_FACTOR, LATE_EPOCHS, PARITY_TOLERANCE, DigitsSettings
 
 
 def values() -> dict[str, str]:
@@ -25,6 +25,8 @@ def values() -> dict[str, str]:
         "late_epochs": word(LATE_EPOCHS),                 # "within the last five epochs"
         "parity_points": number(100 * PARITY_TOLERANCE),  # "within 2 points"
         "mnist_val": format_count(settings.mnist_val),    # "(10,000)"
+        "chance": number(100 / settings.sizes[-1]),       # guessing among the ten digits: "10 %"
+        "chance_limit": number(100 * CHANCE_FACTOR / settings.sizes[-1]),  # "at chance: below 15 %"
         "epochs": number(settings.epochs),
         "batch_size": number(settings.batch_size),
         "lr": number(settings.lr),

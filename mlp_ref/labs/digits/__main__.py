@@ -7,7 +7,9 @@ Run it as::
 
 For the 8x8 digits bundled with scikit-learn it prints the split table, the lab model's run,
 the width/depth study and the comparison with scikit-learn baselines (see
-:mod:`mlp_ref.labs.digits.experiment` for how the seeds are used).
+:mod:`mlp_ref.labs.digits.experiment` for how the seeds are used). Models that failed to train
+(at chance, or with a rising loss) are named after the split table and never chosen; when no
+model trained at all, the command prints one line saying so and exits with status 2.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import sys
 
 from mlp_ref.labs import cli
 from mlp_ref.labs.digits.experiment import DigitsSettings, run_lab
-from mlp_ref.labs.digits.report import PROG, format_report, mnist_report
+from mlp_ref.labs.digits.report import PROG, format_report, mnist_report, no_model_line
 
 
 def parser() -> cli.Parser:
@@ -28,7 +30,9 @@ def parser() -> cli.Parser:
 
 
 def main(argv=None) -> int:
-    """Run the command; return its exit status (2 for bad input, see :mod:`mlp_ref.labs.cli`)."""
+    """Run the command; return its exit status (2 for bad input, see :mod:`mlp_ref.labs.cli`, and for a
+    run in which no model trained: every one at chance or with a rising or non-finite loss, which says
+    the settings were bad, most often the learning rate)."""
     args = parser().parse_args(argv)
 
     def body() -> None:
@@ -36,7 +40,10 @@ def main(argv=None) -> int:
         if args.mnist is not None:
             print(mnist_report(args.mnist, settings, progress=not args.no_progress))
         else:
-            print(format_report(run_lab(settings, progress=not args.no_progress)))
+            report = run_lab(settings, progress=not args.no_progress)
+            if not report.usable:  # nothing trained: the tables would only dress up chance
+                raise ValueError(no_model_line(report))
+            print(format_report(report))
     return cli.guarded(PROG, body)
 
 

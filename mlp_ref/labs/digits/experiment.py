@@ -11,6 +11,11 @@ validation part only, and evaluate the chosen model on the test part exactly onc
 * :func:`run_lab`: everything the lab page and ``python -m mlp_ref.labs.digits`` show, for
   one :class:`DigitsSettings`; :func:`run_mnist`: the lab's model on MNIST files you supply.
 
+A run that did not train is not a result: :attr:`RunResult.problem` names one at chance or
+whose training loss rose, :func:`choose_by_validation` never chooses its size, and
+:attr:`DigitsReport.usable` says whether any model trained at all (a non-finite loss stops
+:func:`train_mlp` with a message naming the model).
+
 Seeds: ``seed`` fixes the train / validation / test split; model ``k`` (k = 0, 1, ...) of every
 size is initialized and fed batches from ``seed + k``, and ``MLPClassifier`` gets
 ``random_state = seed + k``. The lab model's own run is model 0.
@@ -45,6 +50,11 @@ PARITY_TOLERANCE = 0.02
 #: Lab A says a run was "still improving" when its chosen (best validation) epoch lies within
 #: the last LATE_EPOCHS epochs of the budget.
 LATE_EPOCHS = 5
+#: A run "trained at chance" when its validation accuracy is below CHANCE_FACTOR times chance
+#: (1 / the number of classes: 15 % for the ten digits). A model that learned the digits at
+#: all is far above that; one below it is not a result to choose or to compare, and the
+#: margin keeps a lucky guesser (a few points above 10 %) from passing for one.
+CHANCE_FACTOR = 1.5
 
 # --------------------------------------------------------------------------- one MLP run
 
@@ -95,6 +105,22 @@ class RunResult:
     def seconds_per_epoch(self) -> float:
         return self.fit_seconds / self.epochs
 
+    @property
+    def problem(self) -> str | None:
+        """Why this run is not a usable model, or None when it is.
+
+        ``"chance"``: its validation accuracy is below ``CHANCE_FACTOR / n_classes`` (the
+        number of classes is the output width ``sizes[-1]``); ``"rising"``: its training loss
+        ended above where it began (the last epoch's mean above the first's). A non-finite loss
+        never reaches a ``RunResult``: :func:`train_mlp` stops on it (see there).
+        """
+        losses = self.history.train_loss
+        if self.val_accuracy < CHANCE_FACTOR / self.sizes[-1]:
+            return "chance"
+        if losses and losses[-1] > losses[0]:
+            return "rising"
+        return None
+
 
 def train_mlp(sizes, data: Splits, *, epochs: int, batch_size: int, lr: float, seed: int,
               progress: bool = False) -> RunResult:
@@ -119,13 +145,23 @@ def train_mlp(sizes, data: Splits, *, epochs: int, batch_size: int, lr: float, s
     Returns
     -------
     RunResult
+
+    Raises
+    ------
+    ValueError
+        The loss became non-finite (a far too large ``lr``), naming the model and seed.
     """
     sizes = tuple(check_layer_sizes(sizes))
     seed = check_int("seed", seed, 0)
     net = MLP(list(sizes), activation="relu", output="softmax", init="he", seed=seed)
     start = time.perf_counter()
-    history = fit(net, data.X_train, data.y_train, data.X_val, data.y_val, epochs=epochs,
-                  batch_size=batch_size, lr=lr, seed=seed, progress=progress, engine="fast")
+    try:  # fit checks every epoch's loss; NumPy's overflow warnings on the way would only repeat it
+        with np.errstate(over="ignore", invalid="ignore"):
+            history = fit(net, data.X_train, data.y_train, data.X_val, data.y_val, epochs=epochs,
+                          batch_size=batch_size, lr=lr, seed=seed, progress=progress, engine="fast")
+    except FloatingPointError as error:  # fit's message says the loss, the epoch and the learning rate
+        raise ValueError(f"model {list(sizes)}, seed {seed}: the loss is not finite, so this run cannot "
+                         f"be reported ({error})") from None
     seconds = time.perf_counter() - start
     best = history.best_epoch
     logits = net.logits(data.X_test)                          # the one test evaluation, (n_test, d_L)
@@ -164,6 +200,11 @@ class SizeResult:
     test_accuracy = property(lambda self: self.per_seed("test_accuracy"))
     seconds_per_epoch = property(lambda self: self.per_seed("seconds_per_epoch"))
     chosen_epochs = property(lambda self: self.per_seed("chosen_epoch"))
+
+    @property
+    def failed(self) -> list[RunResult]:
+        """The runs that are not usable models (:attr:`RunResult.problem`), in seed order."""
+        return [r for r in self.runs if r.problem is not None]
 
 
 def _check_seeds(seeds) -> tuple[int, ...]:
@@ -215,16 +256,19 @@ def width_depth_study(size_lists, data: Splits, *, seeds, epochs: int, batch_siz
     return results
 
 
-def choose_by_validation(results: list[SizeResult]) -> int:
-    """Index of the size with the highest mean validation accuracy.
+def choose_by_validation(results: list[SizeResult]) -> int | None:
+    """Index of the size with the highest mean validation accuracy, among the sizes whose every
+    run is a usable model (:attr:`SizeResult.failed` empty); None when no size is.
 
     Ties go to the smaller network (fewer parameters), then to the earlier entry. The
     test accuracy is not looked at: choosing on it would make the test estimate optimistic.
     """
     if not results:
         raise ValueError("results: expected at least one SizeResult, received none")
-    return min(range(len(results)), key=lambda i: (-float(results[i].val_accuracy.mean()),
-                                                   results[i].n_params, i))
+    usable = [i for i, result in enumerate(results) if not result.failed]
+    if not usable:
+        return None
+    return min(usable, key=lambda i: (-float(results[i].val_accuracy.mean()), results[i].n_params, i))
 
 
 def confusion_matrix(y_true, y_pred, n_classes: int) -> np.ndarray:
@@ -268,7 +312,8 @@ class DigitsSettings:
     lr: float = setting(0.1, "learning rate")
     sizes: tuple[int, ...] = setting((64, 32, 16, 10), "the lab model's layer widths")
     study: tuple[tuple[int, ...], ...] = setting(((64, 32, 10), (64, 32, 16, 10), (64, 128, 64, 10), (64, 512, 256, 10)),
-                                                 "layer widths of the width/depth study")
+                                                 "layer widths of the width/depth study, with --sizes added "
+                                                 "if missing")
     hgb_rounds: int = setting(100, "boosting rounds of HistGradientBoostingClassifier")
     mnist_sizes: tuple[int, ...] = setting((784, 128, 64, 10), "layer widths for MNIST (with --mnist)")
     mnist_val: int = setting(10_000, "validation rows taken from MNIST's training part (with --mnist)")
@@ -296,6 +341,12 @@ class DigitsSettings:
     def seeds(self) -> tuple[int, ...]:
         return tuple(range(self.seed, self.seed + self.n_seeds))
 
+    @property
+    def study_sizes(self) -> tuple[tuple[int, ...], ...]:
+        """The sizes the width/depth study compares: ``study``, and the lab's ``sizes`` last if
+        ``study`` does not list them (the lab trains them anyway, so the study shows them too)."""
+        return self.study if self.sizes in self.study else (*self.study, self.sizes)
+
 
 def _digits_sizes(sizes, name: str) -> tuple[int, ...]:
     sizes = tuple(check_layer_sizes(sizes, name))
@@ -315,9 +366,11 @@ class DigitsReport:
     lab_runs : list of RunResult
         The lab's own sizes, one run per seed; ``lab_runs[0]`` is the run the page shows.
     study : list of SizeResult
-        One entry per ``settings.study`` size list.
-    chosen : int
-        Index into ``study`` of the size chosen by mean validation accuracy.
+        One entry per size list of ``settings.study_sizes`` (``study``, and ``sizes`` if it
+        does not list them).
+    chosen : int or None
+        Index into ``study`` of the size chosen by mean validation accuracy; None when no size
+        trained usable models (see :func:`choose_by_validation`).
     mlp_classifier : BaselineResult
         scikit-learn's ``MLPClassifier``, same sizes and settings as ``lab_runs``, same seeds.
     mlp_classifier_epochs : numpy.ndarray of int, shape (n_seeds,)
@@ -330,7 +383,7 @@ class DigitsReport:
     splits: Splits
     lab_runs: list[RunResult]
     study: list[SizeResult]
-    chosen: int
+    chosen: int | None
     mlp_classifier: BaselineResult
     mlp_classifier_epochs: np.ndarray
     baselines: list[BaselineResult]
@@ -338,6 +391,12 @@ class DigitsReport:
     @property
     def main(self) -> RunResult:
         return self.lab_runs[0]
+
+    @property
+    def usable(self) -> bool:
+        """Whether any model of the run trained (one run of the study without a problem; the
+        study holds the lab's own runs too)."""
+        return any(len(result.failed) < len(result.runs) for result in self.study)
 
     @property
     def mlp_ref(self) -> BaselineResult:
@@ -375,7 +434,7 @@ def run_lab(settings: DigitsSettings = DigitsSettings(), progress=False) -> Digi
     """
     s = settings
     splits = digits_splits(s.seed)
-    extra = [sizes for sizes in s.study if sizes != s.sizes]
+    extra = [sizes for sizes in s.study_sizes if sizes != s.sizes]
     ticker = Ticker(progress, total=s.n_seeds * (2 + len(extra)) + 2)
     train = dict(epochs=s.epochs, batch_size=s.batch_size, lr=s.lr)
     try:
@@ -383,7 +442,7 @@ def run_lab(settings: DigitsSettings = DigitsSettings(), progress=False) -> Digi
             lab = width_depth_study([s.sizes], splits, seeds=s.seeds, tick=ticker, **train)[0]
             others = width_depth_study(extra, splits, seeds=s.seeds, tick=ticker, **train) if extra else []
             by_sizes = {result.sizes: result for result in [lab, *others]}
-            study = [by_sizes[sizes] for sizes in s.study]
+            study = [by_sizes[sizes] for sizes in s.study_sizes]
             mlpc = []
             for seed in s.seeds:
                 mlpc.append(fit_mlp_classifier(s.sizes[1:-1], splits, seed=seed, **train))

@@ -14,7 +14,7 @@ from mlp_ref.course.tables import format_count, format_number, markdown_table
 from mlp_ref.labs import cli
 from mlp_ref.labs.digits.data import Splits
 from mlp_ref.labs.digits.experiment import (LATE_EPOCHS, DigitsReport, DigitsSettings, PARITY_TOLERANCE,
-                                            RunResult, run_mnist)
+                                            RunResult, SizeResult, run_mnist)
 
 
 PROG = "python -m mlp_ref.labs.digits"
@@ -115,7 +115,8 @@ def study_table(report: DigitsReport) -> str:
     """Mean ± sd over the seeds of every size in the width/depth study."""
     rows = []
     for i, result in enumerate(report.study):
-        label = sizes_label(result.sizes) + (say(" (chosen)", ru=" (выбрана)") if i == report.chosen else "")
+        label = sizes_label(result.sizes) + (say(" (chosen)", ru=" (выбрана)") if i == report.chosen else
+                                             say(" (failed)", ru=" (не обучилась)") if result.failed else "")
         epochs = result.chosen_epochs
         rows.append([label, mean_spread(result.val_accuracy), mean_spread(result.test_accuracy),
                      format_count(result.n_params), milliseconds(result.seconds_per_epoch.mean()),
@@ -265,26 +266,88 @@ def loops_gap_line(gap: float) -> str:
                ru=f"наибольшая разница между параметрами двух циклов: {gap:.1e}")
 
 
-def chosen_size_lines(sizes, test_accuracy: float, n_seeds: int) -> str:
-    """Section 6: the size chosen on validation and its mean test accuracy."""
-    return say(f"chosen by validation: {list(sizes)}\n"
-               f"its test accuracy: {percent(test_accuracy)} % (mean over {n_seeds} seeds)",
-               ru=f"выбрана по валидации: {list(sizes)}\n"
-               f"её точность на тесте: {percent(test_accuracy)} % (среднее по {n_seeds} "
+def chosen_size_lines(report: DigitsReport) -> str:
+    """Section 6: the size chosen on validation and its mean test accuracy, or why none was chosen."""
+    if report.chosen is None:
+        return say("no size chosen: every size had a model that failed to train (see the lines after run_lab)",
+                   ru="размер не выбран: у каждого размера есть модель, которая не обучилась (см. строки после run_lab)")
+    best, n_seeds = report.study[report.chosen], report.settings.n_seeds
+    sizes, test_accuracy = list(best.sizes), percent(best.test_accuracy.mean())
+    return say(f"chosen by validation: {sizes}\n"
+               f"its test accuracy: {test_accuracy} % (mean over {n_seeds} seeds)",
+               ru=f"выбрана по валидации: {sizes}\n"
+               f"её точность на тесте: {test_accuracy} % (среднее по {n_seeds} "
                f"{ru_plural(n_seeds, 'зерну', 'зёрнам', 'зёрнам')})")
+
+
+def _learning_rate_hint(lr: float) -> str:
+    """The usual cause of a model that does not train, with this run's and the page's learning rate."""
+    page = DigitsSettings().lr
+    return say(f"check the learning rate first (this run's: {lr:g}; the page's: {page:g})",
+               ru=f"сначала проверьте шаг обучения (в этом запуске: {lr:g}; на странице: {page:g})")
+
+
+def failed_run_line(run: RunResult) -> str:
+    """One unusable run in words: what went wrong (:attr:`RunResult.problem`), with its numbers."""
+    label, seed, h = sizes_label(run.sizes), run.seed, run.history
+    if run.problem == "chance":
+        accuracy, chance = percent(run.val_accuracy), percent(1 / run.sizes[-1])
+        return say(f"model {label}, seed {seed}, trained at chance: {accuracy} % on validation (chance is {chance} %)",
+                   ru=f"модель {label}, зерно {seed}, осталась на уровне угадывания: {accuracy} % на валидации "
+                   f"(угадывание даёт {chance} %)")
+    first, last, n = format_number(h.train_loss[0], 4), format_number(h.train_loss[-1], 4), len(h.train_loss)
+    return say(f"model {label}, seed {seed}: its training loss rose, from {first} in epoch 1 to {last} in epoch {n}",
+               ru=f"модель {label}, зерно {seed}: потери на обучающей выборке выросли, с {first} в эпохе 1 "
+               f"до {last} в эпохе {n}")
+
+
+def size_problem_line(result: SizeResult, lr: float) -> str:
+    """One size of the study whose models failed: how many, the first one in words, the likely cause."""
+    failed, n, label = result.failed, len(result.runs), sizes_label(result.sizes)
+    return say(f"{label}: {len(failed)} of {n} models failed to train, so this size cannot be chosen; "
+               f"{failed_run_line(failed[0])}; {_learning_rate_hint(lr)}",
+               ru=f"{label}: не обучились {len(failed)} из {n} моделей, поэтому этот размер не может быть выбран; "
+               f"{failed_run_line(failed[0])}; {_learning_rate_hint(lr)}")
+
+
+def no_model_line(report: DigitsReport) -> str:
+    """The one line of a run in which no model trained (``not report.usable``)."""
+    best = max(float(result.val_accuracy.max()) for result in report.study)
+    n_classes = report.settings.sizes[-1]
+    return say(f"no model trained: every one ended at chance or with a rising loss (at best {percent(best)} % on "
+               f"validation; chance is {percent(1 / n_classes)} %), so there is nothing to choose or compare; "
+               f"{_learning_rate_hint(report.settings.lr)}",
+               ru=f"ни одна модель не обучилась: все остались на уровне угадывания или с растущими потерями (в лучшем "
+               f"случае {percent(best)} % на валидации; угадывание даёт {percent(1 / n_classes)} %), так что выбирать "
+               f"и сравнивать нечего; {_learning_rate_hint(report.settings.lr)}")
+
+
+def problem_lines(report: DigitsReport) -> str:
+    """The models of the run that failed to train, one line per size of the study; "" when every model trained.
+
+    When none trained at all, the one line of :func:`no_model_line` instead.
+    """
+    if not report.usable:
+        return no_model_line(report)
+    return "\n".join(size_problem_line(result, report.settings.lr) for result in report.study if result.failed)
 
 
 def format_report(report: DigitsReport) -> str:
     """Everything the command prints for the digits, as Markdown text."""
     s = report.settings
-    chosen = report.study[report.chosen]
+    if report.chosen is None:
+        chosen = "no size chosen: every size had a model that failed to train (see the lines after the split)"
+    else:
+        best = report.study[report.chosen]
+        chosen = (f"chosen by mean validation accuracy: {sizes_label(best.sizes)}, "
+                  f"test accuracy {mean_spread(best.test_accuracy)} %")
+    problems = problem_lines(report)
     sections = [
         "Split of the 1,797 digits (seed {}):".format(s.seed), split_table(report.splits),
+        *([problems] if problems else []),
         f"The lab's model, seed {s.seed}:", run_table(report.main),
         f"Width/depth study: {s.epochs} epochs each, {s.n_seeds} seeds ({s.seeds[0]}..{s.seeds[-1]}), "
-        "mean ± sample sd:", study_table(report),
-        f"chosen by mean validation accuracy: {sizes_label(chosen.sizes)}, "
-        f"test accuracy {mean_spread(chosen.test_accuracy)} %",
+        "mean ± sample sd:", study_table(report), chosen,
         "Comparison on the same split (fit time: mean per fit):", comparison_setup(report), comparison_table(report),
         "mlp_ref against MLPClassifier, same configuration, paired by seed:", parity_table(report),
         parity_verdict(report),
@@ -367,13 +430,16 @@ def check_loops(best_epoch: int, gap: float) -> None:
 
 def check_study(report: DigitsReport) -> None:
     """Section 6: the largest network was chosen and beat the smallest; the two smallest were still improving."""
-    chosen, by_params = report.study[report.chosen], sorted(report.study, key=lambda r: r.n_params)
+    by_params = sorted(report.study, key=lambda r: r.n_params)
     largest, smallest = by_params[-1], by_params[0]
-    claim(chosen.sizes == largest.sizes,
+    chosen = report.study[report.chosen] if report.chosen is not None else None
+    claim(chosen is not None and chosen.sizes == largest.sizes,
           say("the largest network of the study reached the highest mean validation accuracy and was chosen",
               ru="самая большая сеть исследования достигла наибольшей средней точности на валидации и была выбрана"),
           say(f"the highest for {sizes_label(chosen.sizes)}, which was chosen",
-              ru=f"наибольшую у {sizes_label(chosen.sizes)}, она и выбрана"), stacklevel=2)
+              ru=f"наибольшую у {sizes_label(chosen.sizes)}, она и выбрана") if chosen is not None else
+          say("no size chosen: every size had a model that failed to train",
+              ru="ни один размер не выбран: у каждого есть модель, которая не обучилась"), stacklevel=2)
     claim(largest.val_accuracy.mean() > smallest.val_accuracy.mean(),
           say("the largest network's mean validation accuracy was above the smallest's",
               ru="средняя точность самой большой сети на валидации выше, чем у самой маленькой"),

@@ -1,4 +1,5 @@
-"""Tests of mlp_ref.labs.digits.experiment: one MLP run, the width/depth study, the settings.
+"""Tests of mlp_ref.labs.digits.experiment: one MLP run, the width/depth study, the settings, the guards
+against models that did not train.
 
 Expected values come from peers (scikit-learn's metrics, a direct MLP + fit) or from
 files the tests write themselves (MNIST in IDX).
@@ -14,7 +15,7 @@ import pytest
 from mlp_ref import History, MLP, fit
 from mlp_ref.labs.digits.data import digits_splits
 from mlp_ref.labs.digits.experiment import (DigitsSettings, RunResult, SizeResult, choose_by_validation,
-                                            confusion_matrix, run_mnist, train_mlp)
+                                            confusion_matrix, run_lab, run_mnist, train_mlp)
 from tests import pagekit
 from tests.labs.digits.mnist_files import write_idx
 
@@ -102,3 +103,55 @@ def test_lab_a_settings_cell_is_plain_assignments_of_the_defaults():
                               mnist_sizes=values["MNIST_SIZES"], mnist_val=values["MNIST_VAL"])
     assert settings == DigitsSettings() and values["MNIST_DIR"] is None and values["LANGUAGE"] == "en"
     assert len(values) == 12  # every setting above, and nothing else
+
+
+def _run(val_accuracy, train_loss=(2.0, 1.0), sizes=(64, 16, 10), seed=0):
+    history = History(train_loss=list(train_loss), val_loss=[1.0] * len(train_loss),
+                      val_accuracy=[val_accuracy] * len(train_loss), best_epoch=0)
+    return RunResult(sizes, seed, MLP(list(sizes)), history, 1.0, val_accuracy, 1.0, val_accuracy, np.array([]), 1.0)
+
+
+def test_a_run_at_chance_or_with_a_rising_loss_is_not_a_usable_model():
+    # ten classes: chance is 10 %, "at chance" below 1.5 x 10 % = 15 %
+    assert _run(0.149).problem == "chance" and _run(0.151).problem is None
+    assert _run(0.95, train_loss=(2.28, 1.5, 2.31)).problem == "rising"   # ended above where it began
+    assert _run(0.95, train_loss=(2.28, 2.5, 0.3)).problem is None        # rose on the way, ended below
+    assert _run(0.45, sizes=(64, 16, 3)).problem == "chance"              # three classes: below 50 %
+
+
+def test_choose_by_validation_never_chooses_a_size_with_a_failed_model():
+    good = SizeResult((64, 8, 10), [_run(0.90), _run(0.92, seed=1)])
+    best_but_one_failed = SizeResult((64, 64, 10), [_run(0.99, train_loss=(2.0, 2.5)), _run(0.99, seed=1)])
+    assert best_but_one_failed.failed == best_but_one_failed.runs[:1]
+    assert choose_by_validation([best_but_one_failed, good]) == 1
+    assert choose_by_validation([SizeResult((64, 8, 10), [_run(0.1)])]) is None
+
+
+def test_a_non_finite_loss_names_the_model(splits):
+    with pytest.raises(ValueError, match=r"model \[64, 8, 10\], seed 2: the loss is not finite.*lr=1e\+150"):
+        train_mlp([64, 8, 10], splits, epochs=1, batch_size=64, lr=1e150, seed=2)
+
+
+def test_the_study_includes_the_lab_sizes_when_study_omits_them():
+    settings = DigitsSettings(epochs=1, n_seeds=1, sizes=(64, 16, 10), study=((64, 8, 10),), hgb_rounds=1)
+    assert settings.study_sizes == ((64, 8, 10), (64, 16, 10))
+    assert DigitsSettings().study_sizes == DigitsSettings().study     # the page's STUDY lists SIZES
+    report = run_lab(settings)
+    assert [r.sizes for r in report.study] == [(64, 8, 10), (64, 16, 10)]
+    assert report.study[1].runs == report.lab_runs                      # trained once, shown in both places
+
+
+def test_the_lab_code_comments_do_not_quote_the_settings():
+    """A comment like ``# [64, 32, 16, 10]`` or ``(64, 32), like W_1`` goes stale when a teacher
+    changes SIZES; the settings cell itself (which assigns them) is the exception."""
+    s = DigitsSettings()
+    lists = [s.sizes, *s.study, s.mnist_sizes]
+    quoted = {"[" + ", ".join(map(str, sizes)) + "]" for sizes in lists}
+    quoted |= {f"({a}, {b})" for sizes in lists for a, b in zip(sizes, sizes[1:])}   # weight shapes
+    for page in ("digits.py", "digits.ru.py"):
+        cells = (ROOT / "docs" / "labs" / page).read_text(encoding="utf-8").split("\n# %%")
+        code = [cell for cell in cells[1:] if not cell.startswith(" [markdown]")][1:]   # after the settings
+        for line in "\n".join(code).splitlines():
+            comment = line.partition("#")[2]
+            found = sorted(q for q in quoted if q in comment)
+            assert not found, f"docs/labs/{page}: expected no code comment quoting the settings, found {found} in {line!r}"

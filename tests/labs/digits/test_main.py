@@ -53,3 +53,14 @@ def test_cli_reports_a_missing_mnist_folder(tmp_path):
     run = subprocess.run([sys.executable, "-m", "mlp_ref.labs.digits", "--mnist", str(tmp_path / "none"),
                           "--no-progress"], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert run.returncode == 2 and "not a folder" in run.stderr and run.stdout == ""
+
+
+def test_cli_with_no_model_trained_exits_with_one_line():
+    """--lr 50, a typo for 0.5: every model ends at chance, so there is no result to print."""
+    run = subprocess.run([sys.executable, "-m", "mlp_ref.labs.digits", "--lr", "50", "--epochs", "3", "--seeds", "2",
+                          "--study", "64,8,10", "--hgb-rounds", "1", "--no-progress"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2 and run.stdout == "", (run.returncode, run.stdout)
+    assert run.stderr.startswith("python -m mlp_ref.labs.digits: error: no model trained: every one ended at chance")
+    assert run.stderr.count("\n") == 1 and "this run's: 50; the page's: 0.1" in run.stderr, run.stderr
+

@@ -1,12 +1,17 @@
-"""Tests of mlp_ref.labs.digits.report: the formatting helpers by hand, the tables from the raw labels."""
+"""Tests of mlp_ref.labs.digits.report: the formatting helpers by hand, the tables from the raw labels, the
+words for models that did not train."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from mlp_ref import History, MLP
 from mlp_ref.labs.digits.data import digits_splits
-from mlp_ref.labs.digits.report import mean_spread, milliseconds, mnist_report, percent, split_table
+from mlp_ref.labs.digits.experiment import RunResult, SizeResult
+from mlp_ref.labs.digits.report import (chosen_size_lines, check_study, failed_run_line, format_report, mean_spread,
+                                        milliseconds, mnist_report, percent, problem_lines, size_problem_line,
+                                        split_table, study_table)
 
 
 @pytest.fixture(scope="module")
@@ -38,3 +43,55 @@ def test_mnist_report_without_a_folder_claims_no_run():
     for unset in (None, ""):
         text = mnist_report(unset)
         assert "no MNIST run was made" in text and "%" not in text
+
+
+@pytest.fixture(scope="module")
+def untrained():
+    """A small run at learning rate 50 (the teacher's typo for 0.5): every model ends at chance."""
+    from mlp_ref.labs.digits.experiment import DigitsSettings, run_lab
+
+    return run_lab(DigitsSettings(epochs=3, n_seeds=2, lr=50, study=((64, 8, 10),), hgb_rounds=1))
+
+
+def test_a_run_in_which_no_model_trained_says_so_and_chooses_nothing(untrained):
+    assert not untrained.usable and untrained.chosen is None
+    line = problem_lines(untrained)   # what the notebook prints after run_lab
+    assert line.startswith("no model trained: every one ended at chance") and "\n" not in line
+    assert "chance is 10.0 %" in line and "this run's: 50; the page's: 0.1" in line
+    assert chosen_size_lines(untrained).startswith("no size chosen")
+    table = study_table(untrained)
+    assert "(chosen)" not in table and table.count("(failed)") == 2          # [64, 8, 10] and SIZES
+    assert "chosen by mean validation" not in format_report(untrained)
+    with pytest.warns(UserWarning) as caught:                                # a reader's run: the claims warn
+        check_study(untrained)
+    assert any("yours found no size chosen" in str(w.message) for w in caught), [str(w.message) for w in caught]
+
+
+def _size(sizes, val_accuracies, train_loss=(2.0, 1.0)):
+    history = History(train_loss=list(train_loss), val_loss=[1.0] * len(train_loss), best_epoch=0)
+    runs = [RunResult(tuple(sizes), k, MLP(list(sizes)), history, 1.0, v, 1.0, v, np.array([]), 1.0)
+            for k, v in enumerate(val_accuracies)]
+    return SizeResult(tuple(sizes), runs)
+
+
+def test_each_failed_model_is_said_in_words():
+    at_chance = _size((64, 8, 10), [0.95, 0.102])
+    assert size_problem_line(at_chance, 50) == (
+        "[64, 8, 10]: 1 of 2 models failed to train, so this size cannot be chosen; model [64, 8, 10], seed 1, "
+        "trained at chance: 10.2 % on validation (chance is 10.0 %); check the learning rate first "
+        "(this run's: 50; the page's: 0.1)")
+    rising = _size((64, 8, 10), [0.97], train_loss=(2.2805, 0.5, 2.3068))
+    assert failed_run_line(rising.runs[0]) == ("model [64, 8, 10], seed 0: its training loss rose, "
+                                                "from 2.2805 in epoch 1 to 2.3068 in epoch 3")
+
+
+def test_the_report_names_the_models_that_failed_and_chooses_another():
+    """At learning rate 1 the lab's size trains for one seed and diverges for the other (its loss rises)."""
+    from mlp_ref.labs.digits.experiment import DigitsSettings, run_lab
+
+    settings = DigitsSettings(epochs=25, n_seeds=2, lr=1, study=((64, 32, 10),), hgb_rounds=1)
+    report = run_lab(settings)
+    assert [r.problem for r in report.lab_runs] == ["rising", None]
+    text = format_report(report)
+    assert "[64, 32, 16, 10]: 1 of 2 models failed to train, so this size cannot be chosen" in text
+    assert "[64, 32, 16, 10] (failed)" in text and "chosen by mean validation accuracy: [64, 32, 10]" in text
