@@ -31,6 +31,7 @@ import pytest
 
 import mlp_ref
 from mlp_ref.course.counting_tables import breakdown_markdown, layer_table_markdown
+from mlp_ref.course.generators import lesson05
 from mlp_ref.course.tables import format_number
 from mlp_ref.course.trace import format_value, trace
 from mlp_ref.course.widgets import WIDGETS
@@ -944,6 +945,12 @@ def test_backward_stepper(opened, viewport):
     settings += [[-1.0, -1.0, 1.0], [-1.0, 0.0, 1.0]]   # both hidden units off; z1[1] = 0 exactly, relu's kink
     words = config["text"]
     n = len(stepper_expected(net, [1.0, 2.0], 0.0, lr))
+    # the page's sentence counts the rows: the stepper's, and its table's (the rest is before and after it)
+    said = lesson05.values()
+    table = len(markdown_cells(lesson05.backward_table()))
+    assert (int(said["stepper_rows"]), int(said["table_rows"])) == (n, table), (
+        f"lesson 5's stepper sentence: says {said['stepper_rows']} rows to the table's {said['table_rows']}, "
+        f"the stepper has {n} and the table {table}")
     # typing the page's fixture (the laptop's run leaves other values in), then the keyboard alone:
     # focus Next and press Enter, through the whole walk and once more
     for param, value in (("x1", "1"), ("x2", "2"), ("y", "0")):

@@ -4,8 +4,8 @@ The stepper (``docs/javascripts/widgets/backward-stepper.js``) draws the page's 
 (ReLU hidden units, a sigmoid output, binary cross entropy) as a graph and walks its backward
 pass one quantity at a time, in the rows of :func:`mlp_ref.course.backward_tables.backward_by_hand`
 (each with the product that gives it, in numbers), with ∂L/∂ŷ before them, then takes one SGD
-step and shows the new loss on a row of its own. It starts from the page's own network, input, target and learning rate; the reader may
-change the input and the target. ``tests/test_widgets.py`` holds every number to ``mlp_ref``.
+step and shows the new loss on a row of its own. It starts from the page's own network, input,
+target and learning rate; the reader may change the input and the target. ``tests/test_widgets.py`` holds every number to ``mlp_ref``.
 """
 
 from __future__ import annotations
@@ -15,6 +15,12 @@ import numpy as np
 from mlp_ref.course.i18n import say
 from mlp_ref.network import MLP, check_mlp
 from mlp_ref.validation import check_real
+
+#: The stepper's rows beyond the page's backward table, which the page counts: before the table's
+#: first row (δ2 = ŷ − y), ∂L/∂ŷ, of which δ2 is the product with σ′(z2); after its last, the SGD
+#: step and then the new loss. ``tests/test_widgets.py`` holds the script's rows to these counts.
+ROWS_BEFORE_TABLE = 1
+ROWS_AFTER_TABLE = 2
 
 
 def stepper_data(net: MLP, x, y: float, lr: float) -> dict:
