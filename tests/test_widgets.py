@@ -31,6 +31,7 @@ import pytest
 
 import mlp_ref
 from mlp_ref.course.counting_tables import breakdown_markdown, layer_table_markdown
+from mlp_ref.course.generators import lesson05
 from mlp_ref.course.tables import format_number
 from mlp_ref.course.trace import format_value, trace
 from mlp_ref.course.widgets import WIDGETS
@@ -826,10 +827,38 @@ STEPPER_WALK = """([settings]) => {
         set('y', String(y));
         click('restart');
         const intro = widget.querySelector('p.mlp-widget__readout').textContent;
-        for (let k = 0; k < 30; k += 1) click('next');
+        for (let k = 0; k < 30; k += 1) click('next');   // more presses than rows: Next stops at the last
         return {intro, live: widget.querySelector('output').textContent,
-                rows: [...widget.querySelectorAll('li')].map(li => [li.dataset.name, Number(li.dataset.value), li.textContent])};
+                rows: [...widget.querySelectorAll('li')].map(li => [li.dataset.name,
+                    li.dataset.value === undefined ? null : Number(li.dataset.value), li.textContent])};
     });
+}"""
+
+# The rows as the stepper shows them: [name, value (null for the step), text].
+STEPPER_ROWS = ("(root) => [...document.querySelectorAll(root + ' li')].map(li => [li.dataset.name, "
+                "li.dataset.value === undefined ? null : Number(li.dataset.value), li.textContent])")
+
+# Where the walk stands: which buttons say they have nothing to do, what has the focus, the status line.
+STEPPER_ENDS = """(root) => {
+    const widget = document.querySelector(root);
+    const state = (action) => widget.querySelector(`button[data-action="${action}"]`).getAttribute('aria-disabled');
+    return {previous: state('previous'), next: state('next'), live: widget.querySelector('output').textContent,
+            focus: document.activeElement.dataset.action || document.activeElement.tagName,
+            rows: widget.querySelectorAll('li').length};
+}"""
+
+# With Next scrolled to the bottom of the screen, the newest row and Next both in sight (the row
+# inside its scrolling box's visible part), and how far apart they are, in px.
+STEPPER_NEWEST = """(root) => {
+    const widget = document.querySelector(root);
+    const next = widget.querySelector('button[data-action="next"]');
+    next.scrollIntoView({block: 'end', behavior: 'instant'});   // the site scrolls smoothly otherwise
+    const row = [...widget.querySelectorAll('li')].pop().getBoundingClientRect();
+    const box = widget.querySelector('li').closest('[role=region]').getBoundingClientRect();
+    const button = next.getBoundingClientRect();
+    const inView = (r) => r.top >= -1 && r.bottom <= window.innerHeight + 1;   // a fraction of a px off: layout's rounding
+    return {row: inView(row) && row.top >= box.top - 1 && row.bottom <= box.bottom + 1, next: inView(button),
+            gap: Math.round(button.top - row.bottom)};
 }"""
 
 
@@ -866,11 +895,13 @@ def stepper_expected(net: mlp_ref.MLP, x: list[float], y: float, lr: float) -> l
     labels = [f"W1[{i},{j}]" for i in (1, 2) for j in (1, 2)] + ["b1[1]", "b1[2]", "W2[1]", "W2[2]", "b2"]
     flat = lambda m: [*m.weights[0].ravel(), *m.biases[0], *m.weights[1].ravel(), *m.biases[1]]  # noqa: E731
     changes = ", ".join(f"{label}: {f(a)} → {f(b)}" for label, a, b in zip(labels, flat(net), flat(stepped)))
-    rows.append(("sgd", changes, new_loss))
+    rows.append(("sgd", changes, None))
+    rows.append(("newLoss", (f(new_loss), f(loss)), new_loss))   # the new loss on a row of its own
     return rows
 
 
 def check_stepper(reading: dict, net: mlp_ref.MLP, x, y, lr, words: dict) -> list[str]:
+    """What differs between the rows shown (and, when read, the status line at the end) and mlp_ref's."""
     expected = stepper_expected(net, x, y, lr)
     where = f"x = {x}, y = {y}"
     if len(reading["rows"]) != len(expected):
@@ -878,13 +909,23 @@ def check_stepper(reading: dict, net: mlp_ref.MLP, x, y, lr, words: dict) -> lis
     problems = []
     for (name, text, value), (js_name, js_value, js_text) in zip(expected, reading["rows"]):
         if name == "sgd":
-            sgd = words["sgd"].format(lr=repr(lr) if lr != int(lr) else str(int(lr)))
-            text = f"{sgd}: {text} = {format_number(value, 4)}"
-            name = sgd
+            name = words["sgd"].format(lr=repr(lr) if lr != int(lr) else str(int(lr)))
+            text = f"{name}: {text}"
+        elif name == "newLoss":
+            name, text = words["newLoss"], words["newLossRow"].format(loss=text[0], before=text[1])
         if js_name != name or js_text != text:
             problems.append(f"{where}: shown {js_text!r}, mlp_ref's table {text!r}")
-        if not close("backward-stepper", js_value, float(value), 1.0):
+        if value is None:
+            if js_value is not None:
+                problems.append(f"{where}: the step's row holds a value, {js_value!r}; expected none")
+        elif js_value is None or not close("backward-stepper", js_value, float(value), 1.0):
             problems.append(f"{where}: {name} = {js_value!r}, mlp_ref {float(value)!r}")
+    if "live" in reading:
+        # the status line says where the walk is, briefly: not the last row over again
+        n = len(expected)
+        said = words["at"].format(k=n, n=n, text=f"{words['newLoss']} = {format_number(float(expected[-1][2]), 4)}")
+        if reading["live"] != said:
+            problems.append(f"{where}: the status line at the end says {reading['live']!r}, expected {said!r}")
     return problems
 
 
@@ -902,18 +943,44 @@ def test_backward_stepper(opened, viewport):
     settings = [[1.0, 2.0, 0.0]] + [[round(rng.uniform(-3, 3), 2), round(rng.uniform(-3, 3), 2),
                                      rng.choice([0.0, 1.0, 0.25, 0.5])] for _ in range(20 if viewport == "laptop" else 4)]
     settings += [[-1.0, -1.0, 1.0], [-1.0, 0.0, 1.0]]   # both hidden units off; z1[1] = 0 exactly, relu's kink
+    words = config["text"]
+    n = len(stepper_expected(net, [1.0, 2.0], 0.0, lr))
+    # the page's sentence counts the rows: the stepper's, and its table's (the rest is before and after it)
+    said = lesson05.values()
+    table = len(markdown_cells(lesson05.backward_table()))
+    assert (int(said["stepper_rows"]), int(said["table_rows"])) == (n, table), (
+        f"lesson 5's stepper sentence: says {said['stepper_rows']} rows to the table's {said['table_rows']}, "
+        f"the stepper has {n} and the table {table}")
     # typing the page's fixture (the laptop's run leaves other values in), then the keyboard alone:
-    # focus Next and press Enter, through the whole walk
+    # focus Next and press Enter, through the whole walk and once more
     for param, value in (("x1", "1"), ("x2", "2"), ("y", "0")):
         page.locator(f'{root} input[data-param="{param}"]').fill(value)
-    page.get_by_role("button", name=config["text"]["next"]).focus()
-    for _ in range(len(stepper_expected(net, [1.0, 2.0], 0.0, lr))):
+    ends = page.evaluate(STEPPER_ENDS, root)
+    if (ends["previous"], ends["next"], ends["live"]) != ("true", "false", words["start"].format(n=n)):
+        problems.append(f"{viewport}, at the start: Previous aria-disabled={ends['previous']}, Next "
+                        f"aria-disabled={ends['next']}, status {ends['live']!r}; expected true, false and "
+                        f"{words['start'].format(n=n)!r}")
+    page.get_by_role("button", name=words["next"]).focus()
+    for _ in range(n + 1):
         page.keyboard.press("Enter")
-    rows = page.evaluate("(root) => [...document.querySelectorAll(root + ' li')].map(li => "
-                         "[li.dataset.name, Number(li.dataset.value), li.textContent])", root)
-    problems += check_stepper({"rows": rows}, net, [1.0, 2.0], 0.0, lr, config["text"])
+    ends = page.evaluate(STEPPER_ENDS, root)
+    if (ends["previous"], ends["next"], ends["focus"], ends["rows"]) != ("false", "true", "next", n):
+        problems.append(f"{viewport}, {n + 1} presses of Next: Previous aria-disabled={ends['previous']}, Next "
+                        f"aria-disabled={ends['next']}, focus on {ends['focus']}, {ends['rows']} rows; expected "
+                        f"false, true, next (kept) and {n} rows")
+    newest = page.evaluate(STEPPER_NEWEST, root)
+    if not (newest["row"] and newest["next"]):
+        problems.append(f"{viewport}: with Next at the bottom of the screen, the newest row in sight: {newest['row']}, "
+                        f"Next: {newest['next']} ({newest['gap']} px from the row's bottom to Next's top); expected both")
+    rows = page.evaluate(STEPPER_ROWS, root)
+    problems += check_stepper({"rows": rows, "live": ends["live"]}, net, [1.0, 2.0], 0.0, lr, words)
+    page.get_by_role("button", name=words["previous"]).click()
+    ends = page.evaluate(STEPPER_ENDS, root)
+    if (ends["previous"], ends["next"], ends["rows"]) != ("false", "false", n - 1):
+        problems.append(f"{viewport}, Previous from the end: Previous aria-disabled={ends['previous']}, Next "
+                        f"aria-disabled={ends['next']}, {ends['rows']} rows; expected false, false and {n - 1}")
     for (x1, x2, y), reading in zip(settings, page.evaluate(STEPPER_WALK, [settings])):
-        problems += check_stepper(reading, net, [x1, x2], y, lr, config["text"])
+        problems += check_stepper(reading, net, [x1, x2], y, lr, words)
     problems += opened["backward-stepper"].problems
     assert problems == [], "\n".join(problems[:20])
     STATS["widget settings compared"] += len(settings) + 1

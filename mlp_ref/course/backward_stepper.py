@@ -3,9 +3,9 @@
 The stepper (``docs/javascripts/widgets/backward-stepper.js``) draws the page's 2-2-1 network
 (ReLU hidden units, a sigmoid output, binary cross entropy) as a graph and walks its backward
 pass one quantity at a time, in the rows of :func:`mlp_ref.course.backward_tables.backward_by_hand`
-(each with the product that gives it, in numbers), then takes one SGD step and shows the new
-loss. It starts from the page's own network, input, target and learning rate; the reader may
-change the input and the target. ``tests/test_widgets.py`` holds every number to ``mlp_ref``.
+(each with the product that gives it, in numbers), with ∂L/∂ŷ before them, then takes one SGD
+step and shows the new loss on a row of its own. It starts from the page's own network, input,
+target and learning rate; the reader may change the input and the target. ``tests/test_widgets.py`` holds every number to ``mlp_ref``.
 """
 
 from __future__ import annotations
@@ -15,6 +15,12 @@ import numpy as np
 from mlp_ref.course.i18n import say
 from mlp_ref.network import MLP, check_mlp
 from mlp_ref.validation import check_real
+
+#: The stepper's rows beyond the page's backward table, which the page counts: before the table's
+#: first row (δ2 = ŷ − y), ∂L/∂ŷ, of which δ2 is the product with σ′(z2); after its last, the SGD
+#: step and then the new loss. ``tests/test_widgets.py`` holds the script's rows to these counts.
+ROWS_BEFORE_TABLE = 1
+ROWS_AFTER_TABLE = 2
 
 
 def stepper_data(net: MLP, x, y: float, lr: float) -> dict:
@@ -75,8 +81,11 @@ def stepper_text() -> dict:
                      "ŷ = {y} on the right; the node or weight of the current quantity is drawn thick and orange",
                      ru="сеть 2-2-1 в виде графа: входы x = ({x1}, {x2}) слева, скрытые нейроны, выход ŷ = {y} "
                         "справа; узел или вес текущей величины выделен толстой оранжевой линией"),
-        "sgd": say("one SGD step with η = {lr}, then the new loss",
-                   ru="один шаг SGD с η = {lr} и новые потери"),
-        "at": say("{k} of {n}: {text}", ru="{k} из {n}: {text}"),
-        "start": say("the forward pass; {n} quantities follow", ru="прямой проход; дальше величин: {n}"),
+        "sgd": say("one SGD step with η = {lr}", ru="один шаг SGD с η = {lr}"),
+        "newLoss": say("the new loss", ru="новые потери"),
+        "newLossRow": say("the new loss, after the step: {loss} (before it: {before})",
+                          ru="новые потери, после шага: {loss} (до него: {before})"),
+        "log": say("the forward pass and the rows so far", ru="прямой проход и пройденные строки"),
+        "at": say("row {k} of {n}: {text}", ru="строка {k} из {n}: {text}"),
+        "start": say("the forward pass; {n} rows follow", ru="прямой проход; дальше строк: {n}"),
     }

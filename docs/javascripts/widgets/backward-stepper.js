@@ -13,8 +13,10 @@ const LABELS = { x1: 'x1', x2: 'x2', h1: 'a1[1]', h2: 'a1[2]', y: 'ŷ' };
 const EDGES = [['x1', 'h1', 'W1[1,1]'], ['x1', 'h2', 'W1[1,2]'], ['x2', 'h1', 'W1[2,1]'], ['x2', 'h2', 'W1[2,2]'],
   ['h1', 'y', 'W2[1]'], ['h2', 'y', 'W2[2]']];
 
-// Every quantity of the backward pass in the order of the page's table: [name, shape, product, value,
-// the graph element it belongs to]. f writes a number as the table does.
+// Every row of the walk, in the order of the page's table, as {name, shape, product, value, focus,
+// text, brief}: the backward pass (∂L/∂ŷ, then the table's rows), the SGD step and the new loss.
+// value is what data-value holds (null for the step); focus the graph element the row belongs to;
+// text the row as shown; brief what the status line says of it. f writes a number as the table does.
 export function quantities(net, x, y, lr, f, words) {
   const cache = forward(net, [x]);
   const { loss, delta } = lossAndDelta(cache.zs[1], [y]);
@@ -23,22 +25,23 @@ export function quantities(net, x, y, lr, f, words) {
   const W2 = net.W[1].map((row) => row[0]);
   const d2 = delta[0][0];
   const g = (v) => String(v); // the target as Python's {y:g} writes the page's values (0, 1, 0.5)
-  const rows = [
-    ['∂L/∂ŷ', '(1, 1)', `(ŷ − y) / (ŷ (1 − ŷ)) = (${f(yHat)} − ${g(y)}) / (${f(yHat)} · ${f(1 - yHat)})`,
-      (yHat - y) / (yHat * (1 - yHat)), 'y'],
-    ['δ2 = ŷ − y', '(1, 1)', `${f(yHat)} − ${g(y)}`, d2, 'y'],
-  ];
-  W2.forEach((_, j) => rows.push([`∂L/∂W2[${j + 1}]`, '(2, 1)', `a1[${j + 1}] · δ2 = ${f(a1[j])} · ${f(d2)}`,
-    grads.dW[1][j][0], `W2[${j + 1}]`]));
-  rows.push(['∂L/∂b2', '(1,)', 'δ2', grads.db[1][0], 'y']);
+  const rows = [];
+  const quantity = (name, shape, product, value, focus) => rows.push({ name, shape, product, value, focus,
+    text: `${name} ${shape}: ${product} = ${f(value)}`, brief: `${name} = ${f(value)}` });
+  quantity('∂L/∂ŷ', '(1, 1)', `(ŷ − y) / (ŷ (1 − ŷ)) = (${f(yHat)} − ${g(y)}) / (${f(yHat)} · ${f(1 - yHat)})`,
+    (yHat - y) / (yHat * (1 - yHat)), 'y');
+  quantity('δ2 = ŷ − y', '(1, 1)', `${f(yHat)} − ${g(y)}`, d2, 'y');
+  W2.forEach((_, j) => quantity(`∂L/∂W2[${j + 1}]`, '(2, 1)', `a1[${j + 1}] · δ2 = ${f(a1[j])} · ${f(d2)}`,
+    grads.dW[1][j][0], `W2[${j + 1}]`));
+  quantity('∂L/∂b2', '(1,)', 'δ2', grads.db[1][0], 'y');
   const da1 = W2.map((w) => d2 * w);
-  W2.forEach((w, j) => rows.push([`∂L/∂a1[${j + 1}]`, '(1, 2)', `δ2 · W2[${j + 1}] = ${f(d2)} · ${f(w)}`, da1[j],
-    `h${j + 1}`]));
-  W2.forEach((_, j) => rows.push([`δ1[${j + 1}]`, '(1, 2)',
-    `∂L/∂a1[${j + 1}] · relu′(${f(z1[j])}) = ${f(da1[j])} · ${z1[j] > 0 ? 1 : 0}`, grads.db[0][j], `h${j + 1}`]));
-  x.forEach((xi, i) => W2.forEach((_, j) => rows.push([`∂L/∂W1[${i + 1},${j + 1}]`, '(2, 2)',
-    `x[${i + 1}] · δ1[${j + 1}] = ${f(xi)} · ${f(grads.db[0][j])}`, grads.dW[0][i][j], `W1[${i + 1},${j + 1}]`])));
-  W2.forEach((_, j) => rows.push([`∂L/∂b1[${j + 1}]`, '(2,)', `δ1[${j + 1}]`, grads.db[0][j], `h${j + 1}`]));
+  W2.forEach((w, j) => quantity(`∂L/∂a1[${j + 1}]`, '(1, 2)', `δ2 · W2[${j + 1}] = ${f(d2)} · ${f(w)}`, da1[j],
+    `h${j + 1}`));
+  W2.forEach((_, j) => quantity(`δ1[${j + 1}]`, '(1, 2)',
+    `∂L/∂a1[${j + 1}] · relu′(${f(z1[j])}) = ${f(da1[j])} · ${z1[j] > 0 ? 1 : 0}`, grads.db[0][j], `h${j + 1}`));
+  x.forEach((xi, i) => W2.forEach((_, j) => quantity(`∂L/∂W1[${i + 1},${j + 1}]`, '(2, 2)',
+    `x[${i + 1}] · δ1[${j + 1}] = ${f(xi)} · ${f(grads.db[0][j])}`, grads.dW[0][i][j], `W1[${i + 1},${j + 1}]`)));
+  W2.forEach((_, j) => quantity(`∂L/∂b1[${j + 1}]`, '(2,)', `δ1[${j + 1}]`, grads.db[0][j], `h${j + 1}`));
   // one step of gradient descent (sgd_step), then the forward pass again for the new loss
   const after = copyNet(net);
   sgdStep(after, grads, lr);
@@ -49,7 +52,11 @@ export function quantities(net, x, y, lr, f, words) {
     ['W2[2]', n.W[1][1][0]], ['b2', n.b[1][0]]];
   const old = params(net);
   const changes = params(after).map(([name, v], k) => `${name}: ${f(old[k][1])} → ${f(v)}`).join(', ');
-  rows.push([fill(words.sgd, { lr: String(lr) }), '', changes, newLoss, 'y']);
+  const sgd = fill(words.sgd, { lr: String(lr) });
+  rows.push({ name: sgd, value: null, focus: null, text: `${sgd}: ${changes}`, brief: sgd });
+  // the new loss on a row of its own, so that no parameter's change reads as if it ended in it
+  rows.push({ name: words.newLoss, value: newLoss, focus: 'y',
+    text: fill(words.newLossRow, { loss: f(newLoss), before: f(loss) }), brief: `${words.newLoss} = ${f(newLoss)}` });
   return { rows, forward: { z1, a1, yHat, loss }, after: params(after).map(([, v]) => v) };
 }
 
@@ -80,15 +87,21 @@ function build(root, config) {
   } });
   target.field.dataset.param = 'y';
   fields.append(target.row);
-  const button = (action, text, onclick) => el('button', { type: 'button', 'data-action': action, text, onclick });
-  const buttons = el('div', {}, ...[
-    button('previous', words.previous, () => { shown = Math.max(0, shown - 1); update(); }),
-    button('next', words.next, () => { shown += 1; update(); }),
-    button('restart', words.restart, () => { shown = 0; update(); }),
-  ].flatMap((b) => [b, ' ']));
+  // A button that says when it has nothing to do (aria-disabled, so that it keeps the keyboard's
+  // focus at either end of the walk) and then ignores a press.
+  const button = (action, text, onclick) => el('button', { type: 'button', 'data-action': action, text,
+    onclick: (event) => { if (event.currentTarget.getAttribute('aria-disabled') !== 'true') onclick(); } });
+  const previous = button('previous', words.previous, () => { shown -= 1; update(); });
+  const next = button('next', words.next, () => { shown += 1; update(); });
+  const buttons = el('div', { class: 'mlp-widget__buttons' }, ...[previous, next,
+    button('restart', words.restart, () => { shown = 0; update(); })].flatMap((b) => [b, ' ']));
   const graph = svg('svg', { viewBox: '0 0 320 200', width: 320, height: 200, role: 'img' });
   const intro = el('p', { class: 'mlp-widget__readout' });
   const list = el('ol', { class: 'mlp-widget__steps' });
+  // The forward pass and the rows so far, in a box of fixed height right above the buttons that
+  // scrolls to the newest row: on a phone the newest row stays next to Next, and the buttons do
+  // not move under the pointer as rows are added. Focusable, so that a keyboard can scroll it.
+  const log = el('div', { class: 'mlp-widget__log', tabindex: 0, role: 'region', 'aria-label': words.log }, intro, list);
   const live = el('output', { 'aria-live': 'polite', class: 'mlp-widget__readout' });
 
   function drawGraph(focus, q) {
@@ -108,20 +121,24 @@ function build(root, config) {
   function update() {
     for (const c of [target]) { c.field.removeAttribute('aria-invalid'); c.row.querySelector('.mlp-widget__msg').textContent = ''; }
     const q = quantities(net, x, y, config.lr, f, words);
-    shown = Math.min(shown, q.rows.length);
+    const count = q.rows.length;
+    shown = Math.max(0, Math.min(shown, count));
     intro.textContent = fill(words.forward, { z1: q.forward.z1.map(f).join(', '), a1: q.forward.a1.map(f).join(', '),
       y: f(q.forward.yHat), target: String(y), loss: f(q.forward.loss) });
-    list.replaceChildren(...q.rows.slice(0, shown).map(([name, shape, product, value], k) => el('li', {
-      'data-value': String(value), 'data-name': name, class: k === shown - 1 ? 'mlp-widget__current' : undefined },
-    `${name}${shape ? ` ${shape}` : ''}: ${product} = ${f(value)}`)));
+    list.replaceChildren(...q.rows.slice(0, shown).map((row, k) => el('li', {
+      'data-value': row.value === null ? undefined : String(row.value), 'data-name': row.name,
+      class: k === shown - 1 ? 'mlp-widget__current' : undefined }, row.text)));
+    log.scrollTop = log.scrollHeight;
+    previous.setAttribute('aria-disabled', String(shown === 0));
+    next.setAttribute('aria-disabled', String(shown === count));
     const current = q.rows[shown - 1];
-    drawGraph(current ? current[4] : null, q);
-    live.textContent = current ? fill(words.at, { k: shown, n: q.rows.length, text: list.lastChild.textContent })
-      : fill(words.start, { n: q.rows.length });
+    drawGraph(current ? current.focus : null, q);
+    live.textContent = current ? fill(words.at, { k: shown, n: count, text: current.brief })
+      : fill(words.start, { n: count });
   }
 
   root.append(el('p', { class: 'mlp-widget__title', text: words.title }),
-    el('fieldset', {}, el('legend', { text: words.inputs }), fields, buttons), intro, graph, list, live);
+    el('fieldset', {}, el('legend', { text: words.inputs }), fields), graph, log, buttons, live);
   update();
 }
 

@@ -11,7 +11,7 @@ from fractions import Fraction
 import numpy as np
 
 import mlp_ref
-from mlp_ref.course.backward_stepper import stepper_data
+from mlp_ref.course.backward_stepper import ROWS_AFTER_TABLE, ROWS_BEFORE_TABLE, stepper_data
 from mlp_ref.course.backward_stepper import without_script as stepper_fallback
 from mlp_ref.course.backward_tables import backward_by_hand, multiply_add_table
 from mlp_ref.course.claims import claim
@@ -482,6 +482,9 @@ def values() -> dict[str, str]:
     logit_after = float(stepped.biases[1][0])
     assert math.isclose(logit_before - logit_after, hidden_part + b2_fall, rel_tol=1e-12)
     assert hidden_part > b2_fall > 0                                  # "most of it ... the rest"
+    # the stepper walks the backward table's rows with ∂L/∂ŷ before them and the SGD step and
+    # the new loss after them; the table's body is its lines below the header and the rule
+    table_rows = len(backward_table().splitlines()) - 2
     # "Why float64": the float32 difference quotient of dW1 moves in steps of one float32 spacing
     # of the loss divided by 2 eps
     eps = 1e-6
@@ -531,4 +534,6 @@ def values() -> dict[str, str]:
         "f32_miss": format_number(f32_miss, 2),               # "miss by up to 0.08"
         "grad_min": format_number(np.abs(dW1).min(), 2),      # "gradients between 0.39 and 0.93"
         "grad_max": format_number(np.abs(dW1).max(), 2),
+        "table_rows": number(table_rows),                     # "the stepper has 17 rows to the table's 14"
+        "stepper_rows": number(ROWS_BEFORE_TABLE + table_rows + ROWS_AFTER_TABLE),
     }
