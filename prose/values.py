@@ -19,9 +19,14 @@ its values, with a message naming them, and every other page still renders.
 
 from __future__ import annotations
 
+import traceback
+from pathlib import Path
+
 from mlp_ref.course.generators import (home, lab_a, lab_b, lesson01, lesson02, lesson03, lesson04, lesson05,
                                        lesson06, lesson07, lesson08, lesson09)
 from mlp_ref.course.words import counted
+
+ROOT = Path(__file__).resolve().parents[1]
 
 #: Each page's namespace in the templates, and the module whose ``values()`` fills it.
 PAGES = {"home": home, "l1": lesson01, "l2": lesson02, "l3": lesson03, "l4": lesson04, "l5": lesson05,
@@ -50,7 +55,7 @@ class PageValues:
                 self._values = self._module.values()
             except Exception as error:  # the values' own checks (assert ..., "lesson 4: ...") among them
                 self._failure = ValuesFailed(f"{self._module.__name__}.values() (the page's {self._name}.… values) "
-                                             f"raised {type(error).__name__}: {error}")
+                                             f"raised {type(error).__name__} at {_place(error)}: {error}")
                 self._failure.__cause__ = error
         if self._failure is not None:
             raise self._failure
@@ -63,6 +68,13 @@ class PageValues:
         if name not in values:
             raise AttributeError(f"{self._module.__name__}.values() has no {name!r}")
         return values[name]
+
+
+def _place(error: BaseException) -> str:
+    """Where ``error`` was raised, as ``path:line`` from the project's root: a bare assert's place."""
+    frame = traceback.extract_tb(error.__traceback__)[-1]
+    path = Path(frame.filename)
+    return f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}:{frame.lineno}"
 
 
 def namespaces() -> dict[str, PageValues]:

@@ -73,6 +73,7 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 LOG_RECORD = re.compile(r"^(?P<level>DEBUG|INFO|WARNING|ERROR|CRITICAL)\s*-\s+(?P<message>.*)$")
 NAMED_PAGE = re.compile(r"^(?P<page>docs/\S+?\.(?:md|py))(?::(?P<line>\d+))?: ")
 EXCEPTION_LINE = re.compile(r"^\s*[\w.]*(?:Error|Exception|Failed|Abort)\b[^\n]*$")
+PLACE_LINE = re.compile(r'^\s*File "([^"]+)", line (\d+)')  # a traceback's frame: the last one is where it raised
 
 
 def page_of(warning: str) -> str | None:
@@ -85,8 +86,9 @@ def headline(warning: str) -> str:
     lines = warning.splitlines()
     said = [lines[0]]
     raised = [line.strip() for line in lines[1:] if EXCEPTION_LINE.match(line)]
+    said += [f"at {place[1]}:{place[2]}" for place in list(map(PLACE_LINE.match, lines[1:])) if place][-1:]
     said += raised[-1:]
-    said += [line for line in lines[1:] if line[:1] in "+-@" and not line.startswith(("---", "+++"))][:12]
+    said += [line for line in lines[1:] if line.startswith(("+", "-", "@")) and not line.startswith(("---", "+++"))][:12]
     return "\n    ".join(said)
 
 
@@ -142,12 +144,19 @@ BUILD_REPORT = "tests/test_site_build.py::test_the_strict_build_passed"
 
 
 def site_and_port(config: pytest.Config) -> tuple[Path, int]:
-    """The built and served site's folder and port; fails the test in one line if no whole site was built
-    (the build's failure is reported once, by :data:`BUILD_REPORT`)."""
+    """The built and served site's folder and port.
+
+    A check of the whole site (its links, search, browser visits, the reader's side) runs only on a
+    site whose strict build passed: on a build that failed, a page that failed has an error in place of
+    its content, and every such check would fail again on it. The failure is reported once, by
+    :data:`BUILD_REPORT` and by the failed pages' own items; the checks of the whole site are skipped,
+    in one line, until it builds (and fail in one line if no site was written at all)."""
     build = early.result("site", config)
     if build.port is None:
         pytest.fail(f"no site to test: the strict build stopped before it wrote every page (see {BUILD_REPORT})",
                     pytrace=False)
+    if build.failure is not None:
+        pytest.skip(f"no whole site: the strict build failed ({BUILD_REPORT} says why, once)")
     return build.site, build.port
 
 

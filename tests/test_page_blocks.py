@@ -129,3 +129,17 @@ def test_a_blocks_key_reads_its_code_mlp_ref_the_runner_and_the_pins_not_the_pro
     assert {root / "mlp_ref" / "activations.py", plugin / "block_runner.py", root / "requirements.txt"} <= inputs
     assert not inputs & {plugin / "verification.py", plugin / "words.py", root / "mkdocs.yml"}
     assert not [path for path in inputs if path.is_relative_to(root / "prose")]
+
+
+def test_a_check_of_the_whole_site_waits_for_a_build_that_passed(monkeypatch, tmp_path):
+    """A failed page is reported by its own items and the build's report; a check of the whole site is
+    skipped in one line that names it (each would fail again on it), and fails if no site was written."""
+    builds = {"passed": page_blocks.Build(tmp_path, 8000, None),
+              "failed": page_blocks.Build(tmp_path, 8000, "exit 1", ["docs/lessons/04-x.md: boom", "no page"]),
+              "stopped": page_blocks.Build(tmp_path, None, "exit 1")}
+    monkeypatch.setattr(page_blocks.early, "result", lambda name, config: builds[config])
+    assert page_blocks.site_and_port("passed") == (tmp_path, 8000)
+    with pytest.raises(pytest.skip.Exception, match=r"the strict build failed \(tests/test_site_build\.py"):
+        page_blocks.site_and_port("failed")
+    with pytest.raises(pytest.fail.Exception, match="stopped before it wrote every page"):
+        page_blocks.site_and_port("stopped")

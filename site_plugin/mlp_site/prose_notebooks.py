@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import re
+from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import Files
@@ -32,7 +33,10 @@ def _render(text: str, where: str) -> str:
             try:
                 values[match[0]] = plugin.env.from_string(match[0]).render(**plugin.variables)
             except Exception as error:  # an unknown name, a typo, a failed values(): this page fails
-                log.error(f"{where}: cannot evaluate {match[0]!r}: {type(error).__name__}: {error}")
+                said = f"{type(error).__name__}: {error}"
+                if (where, said) not in _state["said"]:  # a failed values() fails each of its expressions: said once
+                    _state["said"].add((where, said))
+                    log.error(f"{where}: cannot evaluate {match[0]!r}: {said}")
                 values[match[0]] = f"[not computed: {match['expr'].strip()}]"
         return values[match[0]]
 
@@ -47,14 +51,25 @@ def on_config(config):
         raise PluginError("prose_notebooks.py needs the macros plugin (mkdocs-macros-plugin) in mkdocs.yml")
     _state["plugin"] = config.plugins["macros"]
     _state["values"] = {}  # expression -> its text in this build (the values are fixed for a build)
+    _state["said"] = set()  # (notebook, error) already logged
     return config
+
+
+def _where(src_uri: str, config) -> str:
+    """A notebook named by the page it is made from (``docs/lessons/04-….md: its notebook …``), so that
+    a failure in it fails that page's items (tests/page_blocks.py)."""
+    docs = Path(config["docs_dir"])
+    folder = docs.relative_to(Path(config["config_file_path"]).parent) if config["config_file_path"] else docs
+    pages = [Path(src_uri).with_suffix(suffix) for suffix in (".md", ".py")]
+    page = next((page for page in pages if (docs / page).is_file()), None)
+    return f"{(folder / page).as_posix()}: its notebook {src_uri}" if page else src_uri
 
 
 def on_files(files: Files, config) -> Files:
     for file in files:
         if is_download_notebook(file.src_uri):  # the labs' and the lessons' notebooks
-            file.content_string = edit_markdown_cells(file.content_string,
-                                                      lambda source: _render(source, file.src_uri))
+            where = _where(file.src_uri, config)
+            file.content_string = edit_markdown_cells(file.content_string, lambda source: _render(source, where))
     return files
 
 
