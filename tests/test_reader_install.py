@@ -36,7 +36,7 @@ from mlp_site import reader_downloads
 from packaging.version import Version
 
 from mlp_site import cache
-from tests import early, pagekit, readerkit
+from tests import early, editions, pagekit, readerkit
 from tests.wording import english_words
 
 REQUIREMENTS = pagekit.ROOT / "requirements.txt"
@@ -225,6 +225,110 @@ def _installed(name: str) -> bool:
     return True
 
 
+# --- the wheel on its own ----------------------------------------------------------------
+
+# What only a checkout can run: the pages' generators import prose/ and read docs/ (pyproject.toml
+# excludes them from the wheel).
+CHECKOUT_ONLY = "mlp_ref/course/generators/"
+# The lab whose first code cells run where only the wheel and its labs extra are installed: its
+# settings, its imports (matplotlib, IPython, every lab module) and the split of the data.
+FIRST_CELLS_LAB, FIRST_CELLS = "digits.py", 3
+
+
+def shipped_sources() -> dict[str, bytes]:
+    """The checkout's files that the wheel ships, by their path in it: mlp_ref's sources, less the checkout's own."""
+    return {str(p.relative_to(pagekit.ROOT)): p.read_bytes() for p in sorted((pagekit.ROOT / "mlp_ref").rglob("*.py"))
+            if not str(p.relative_to(pagekit.ROOT)).startswith(CHECKOUT_ONLY)}
+
+
+def wheel_modules(wheel: Path) -> list[str]:
+    """The import names of every module a wheel ships (``mlp_ref.labs.cli``; a package by its own name)."""
+    with zipfile.ZipFile(wheel) as archive:
+        files = [name for name in archive.namelist() if name.endswith(".py")]
+    return sorted(name.removesuffix(".py").removesuffix("/__init__").replace("/", ".") for name in files)
+
+
+# Run by the fresh environment's Python: import each module named on the command line (one per
+# line of output: "ok" or the error), then the lab's first cells, from standard input, as one namespace.
+_IMPORT_AND_RUN = """
+import importlib, sys
+for name in sys.argv[1:]:
+    try:
+        importlib.import_module(name)
+        print(name, "ok")
+    except Exception as error:
+        print(name, f"{type(error).__name__}: {error}")
+import mlp_ref
+print("mlp_ref from", mlp_ref.__file__)
+exec(compile(sys.stdin.read(), "first cells", "exec"), {"__name__": "__main__"})
+"""
+
+
+def _wheel_alone(config: pytest.Config):
+    """This checkout's wheel, as the site builds it, installed with ``[labs]`` by pip with its defaults
+    (the public index) into a fresh environment (no system site packages, no checkout on the path),
+    which then imports every module the wheel ships and runs the lab's first code cells. In the
+    background from the end of collection (tests/early.py): it mostly waits for the index.
+    Returns (the wheel, pip's result, the run's result or None, the environment's folder)."""
+    folder = early.new_folder(config, "wheel-alone-")
+    wheel = reader_downloads._pip_wheel()
+    python = readerkit.new_venv(folder / "venv")
+    pip = readerkit.public_pip(python, "install", "--quiet", f"{wheel}[labs]")
+    if pip.returncode != 0:
+        return wheel, pip, None, folder
+    cells = [code for _, code in editions.code_cells((pagekit.DOCS / "labs" / FIRST_CELLS_LAB).read_text(encoding="utf-8"))]
+    env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", reader_downloads.SITE_BUILD_ENV)}
+    env["MPLBACKEND"] = "Agg"  # no display here; a notebook's kernel uses its inline backend
+    run = subprocess.run([str(python), "-c", _IMPORT_AND_RUN, *wheel_modules(wheel)], cwd=folder,
+                         input="\n\n".join(cells[:FIRST_CELLS]), capture_output=True, text=True, env=env, timeout=600)
+    return wheel, pip, run, folder
+
+
+early.register("wheel-alone", fixture="wheel_alone", stage="reader's side", work=_wheel_alone)
+
+
+@pytest.fixture
+def wheel_alone(pytestconfig):
+    return early.result("wheel-alone", pytestconfig)
+
+
+def test_the_wheel_ships_only_what_runs_from_the_wheel(wheel_alone):
+    """Everything the wheel ships imports where only it and its labs extra are installed, and a lab's
+    first cells run there: the extra brings all that a lab notebook imports (matplotlib, IPython)."""
+    wheel, pip, run, folder = wheel_alone
+    if pip.returncode != 0:
+        skip_or_fail_offline(pip, "the wheel's labs extra")
+    assert pip.returncode == 0, f"pip install {wheel.name}[labs] into a fresh environment failed:\n{pip.stderr[-5000:]}"
+    with zipfile.ZipFile(wheel) as archive:
+        shipped = [name for name in archive.namelist() if name.startswith("mlp_ref/")]
+    assert [name for name in shipped if name.startswith(CHECKOUT_ONLY)] == [], (
+        f"{wheel.name} ships {CHECKOUT_ONLY}, which imports prose/ and reads docs/: only a checkout has them")
+    assert sorted(shipped) == sorted(shipped_sources()), f"{wheel.name}: not the checkout's mlp_ref less {CHECKOUT_ONLY}"
+    modules = wheel_modules(wheel)
+    imported = run.stdout.splitlines()[:len(modules)]  # "<module> ok" or "<module> <error>", in order
+    assert [line for line in imported if not line.endswith(" ok")] == [], (
+        f"modules of {wheel.name} that do not import where only it and its labs extra are installed")
+    assert len(imported) == len(modules), f"the fresh environment stopped importing at {modules[len(imported)]}"
+    assert f"mlp_ref from {folder / 'venv'}" in run.stdout, "the mlp_ref that ran is not the installed wheel's"
+    assert run.returncode == 0, (f"docs/labs/{FIRST_CELLS_LAB}: its first {FIRST_CELLS} code cells failed where "
+                                 f"only {wheel.name}[labs] is installed:\n{run.stderr[-5000:]}")
+    assert "X_train (" in run.stdout, f"docs/labs/{FIRST_CELLS_LAB}: the split's shapes not printed:\n{run.stdout[-3000:]}"
+
+
+def test_the_labs_extra_admits_the_versions_the_pages_were_built_with():
+    """Each requirement of the labs extra holds for requirements.txt's pin (the extra and the lock agree)."""
+    import tomllib
+    from packaging.requirements import Requirement
+
+    extra = tomllib.loads((pagekit.ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    pins = reader_downloads.pins_of(REQUIREMENTS.read_text(encoding="utf-8"))
+    requirements = [Requirement(text) for text in extra["optional-dependencies"]["labs"]]
+    assert [f"{r} (requirements.txt: {pins.get(canonicalize_name(r.name))})" for r in requirements
+            if pins.get(canonicalize_name(r.name)) not in r.specifier] == []
+    assert {"matplotlib", "ipykernel"} - {canonicalize_name(r.name) for r in requirements} == set(), (
+        "pyproject.toml: the labs extra lacks what every lab notebook imports (matplotlib; IPython, with its kernel)")
+
+
 # --- what the site serves ----------------------------------------------------------------
 
 def served(server: str, path: str) -> bytes:
@@ -238,9 +342,7 @@ def test_the_site_serves_the_wheel_of_this_checkout(built_site, server):
     assert data == wheel.read_bytes()
     with zipfile.ZipFile(wheel) as archive:
         packaged = {name: archive.read(name) for name in archive.namelist() if name.startswith("mlp_ref/")}
-    checkout = {str(p.relative_to(pagekit.ROOT)): p.read_bytes()
-                for p in (pagekit.ROOT / "mlp_ref").rglob("*.py")}
-    assert packaged == checkout
+    assert packaged == shipped_sources()
 
 
 def test_the_wheel_names_the_repository_when_the_build_knows_it():
