@@ -306,7 +306,9 @@ def values() -> dict[str, str]:
     _, fixed_cache = fixed.forward(X_XOR, keep_cache=True)
     claimed_peak = ramps[np.argmax(claimed.logits(np.stack([ramps, np.zeros_like(ramps)], axis=1))[:, 0])]
     scale = fixed.weights[1][:, 0] / claimed.weights[1][:, 0]  # fixed W2 = c (1, -2, 1)
-    assert np.allclose(scale, scale[0])
+    assert np.allclose(scale, scale[0]), (
+        f"lesson 2: the fixed network's W2 is the claimed one times a single factor c (W2 = c (1, -2, 1)); "
+        f"its ratios to the claimed W2 differ by up to {np.ptp(scale):.2g} ({np.round(scale, 4).tolist()})")
     tolerance = 0.01                                           # exercise 3's "within 0.01"
     sizes = (784, 16, 784)                                     # exercise 4's stack
     # Novikoff's bound for the separating unit, every corner with a 1 appended
@@ -316,10 +318,14 @@ def values() -> dict[str, str]:
     r2, closest = float(np.max(np.sum(X1**2, axis=1))), float(np.min(np.abs(X1 @ u)))
     gamma = closest / float(np.linalg.norm(u))
     bound = mistake_bound(X_XOR, Y_AND, *SEPARATOR)
-    assert math.isclose(bound, r2 / gamma**2) and run_and.updates <= bound
+    assert math.isclose(bound, r2 / gamma**2) and run_and.updates <= bound, (
+        f"lesson 2: Novikoff's bound (R/γ)² = {r2 / gamma**2:.4g} caps the perceptron's updates on AND; "
+        f"mistake_bound gives {bound:.4g} and the run made {run_and.updates} updates")
     run_xor = _run_xor()
     first, length = run_xor.cycle
-    assert run_xor.never_converges
+    assert run_xor.never_converges, (
+        f"lesson 2: the perceptron rule on XOR never settles (its weights repeat in a cycle); the run found "
+        f"no repeat in {run_xor.epochs} epochs (converged: {run_xor.converged})")
     cycle_mistakes = sorted(set(run_xor.errors[first - 1:first - 1 + length]))
     return {
         "corner_sums": ", ".join(number(s) for s in sums),                  # "0, 1, 1, 2"

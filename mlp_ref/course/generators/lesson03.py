@@ -64,7 +64,9 @@ def by_hand_table() -> str:
     rows += _by_hand(a1, W2, b2, "z2")
     rows.append(["ŷ", f"σ({format_number(z2[0], 2)}) = 1 / (1 + e^(−{format_number(z2[0], 2)}))",
                  format_number(out[0, 0], 4)])
-    assert np.allclose([r for r in z1], X @ W1 + b1)
+    assert np.allclose([r for r in z1], X @ W1 + b1), (
+        f"lesson 3: the by-hand table's z1 is x W1 + b1; the network's z1 differs from it by up to "
+        f"{np.abs(z1 - (X @ W1 + b1)).max():.2g}")
     return markdown_table([say("quantity", ru="величина"), say("by hand", ru="вручную"),
                            say("value", ru="значение")], rows, "llr")
 
@@ -171,7 +173,8 @@ def shapes_table() -> str:
     def check(symbolic, array):
         """The symbolic shape with B = 32 substituted must be the array's real shape."""
         real = tuple(B if d == "B" else d for d in symbolic)
-        assert real == array.shape, (symbolic, array.shape)
+        assert real == array.shape, (f"lesson 3: the shape table says {symbolic}, that is {real} at B = {B}; "
+                                     f"the network's array has shape {array.shape}")
         return "(" + ", ".join(map(str, symbolic)) + (",)" if len(symbolic) == 1 else ")")
 
     rows = [["X = A0", say("input batch", ru="входной батч"), check(("B", sizes[0]), mnist_cache.activations[0]),
@@ -225,7 +228,9 @@ def values() -> dict[str, str]:
     barely_rows = [i + 1 for i, z in enumerate(Z1) if np.all(z > 0) and z.min() < BARELY]
     dead_rows = [i + 1 for i, z in enumerate(Z1) if np.all(z <= 0)]
     single_rows = [i + 1 for i, row in enumerate(X_BATCH) if np.array_equal(row, X)]
-    assert len(barely_rows) == len(dead_rows) == len(single_rows) == 1
+    assert len(barely_rows) == len(dead_rows) == len(single_rows) == 1, (
+        f"lesson 3: the batch has one row barely on (every z1 > 0, one below {BARELY}), one row dead (every "
+        f"z1 <= 0) and one row equal to the single input x; found rows {barely_rows}, {dead_rows} and {single_rows}")
     # the softmax fixture's logits, and the same logits shifted (check-yourself 5)
     softmax_net = mlp_ref.MLP.from_arrays([W for W, _, _ in SOFTMAX_LAYERS], [b for _, b, _ in SOFTMAX_LAYERS],
                                           activation="relu", output="softmax")

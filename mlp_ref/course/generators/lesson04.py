@@ -36,7 +36,10 @@ def _curves() -> list[tuple]:
 def _peak_slopes() -> dict[str, float]:
     """The largest slope of sigmoid and tanh over :data:`GRID`, {name: f'(z) at its peak}: both at z = 0."""
     peak = {name: float(mlp_ref.get_activation(name)[1](GRID).max()) for name in ("sigmoid", "tanh")}
-    assert all(math.isclose(peak[name], mlp_ref.get_activation(name)[1](np.zeros(1))[0]) for name in peak)
+    assert all(math.isclose(peak[name], mlp_ref.get_activation(name)[1](np.zeros(1))[0]) for name in peak), (
+        "lesson 4: the sigmoid's and the tanh's slopes are largest at z = 0; found the largest slopes on the grid "
+        + ", ".join(f"{name} {peak[name]:.6g} against {mlp_ref.get_activation(name)[1](np.zeros(1))[0]:.6g} at z = 0"
+                    for name in peak))
     return peak
 
 
@@ -222,7 +225,9 @@ def _frozen_runs(lr: float) -> int:
 def frozen_runs_answer() -> str:
     """The answer to exercise 4: the frozen runs at learning rate 0.1 against 0.5, counted."""
     slow, fast = _frozen_runs(0.1), _frozen_runs(0.5)
-    assert 0 < slow < fast, (slow, fast)  # the sentence says fewer, but some
+    assert 0 < slow < fast, (  # the sentence says fewer, but some
+        f"lesson 4, exercise 4: of the ten ReLU-head runs, fewer freeze at learning rate 0.1 than at 0.5, "
+        f"but some still do; found {slow} at 0.1 and {fast} at 0.5")
     return say(f"Of the ten runs, {slow} freeze, against {fast} at learning rate 0.5: fewer, but some still do.",
                ru=f"{ru_plural(slow, 'Застывает', 'Застывают', 'Застывают')} {slow} {ru_plural(slow, 'запуск', 'запуска', 'запусков')} из десяти, а при скорости "
                   f"0.5 — {fast}: меньше, но некоторые всё равно застывают.")
@@ -339,12 +344,16 @@ def values() -> dict[str, str]:
     peak = _peak_slopes()
     sig_peak = Fraction(peak["sigmoid"]).limit_denominator(100)                 # σ'(0) = 1/4
     chain = 2 * 2  # tanh(z) = 2σ(2z) − 1: the outer factor 2 and the inner 2z
-    assert math.isclose(chain * peak["sigmoid"], peak["tanh"])                  # the bound is reached at z = 0
+    assert math.isclose(chain * peak["sigmoid"], peak["tanh"]), (               # the bound is reached at z = 0
+        f"lesson 4: the tanh's peak slope is {chain} times the sigmoid's (tanh(z) = 2σ(2z) − 1); found "
+        f"{peak['tanh']:.6g} against {chain} · {peak['sigmoid']:.6g} = {chain * peak['sigmoid']:.6g}")
     big = mlp_ref.softmax(np.array([[1000.0, -1000.0]]))[0]                     # the page's logits (1000, −1000)
     # the confidently wrong example of the Code: logit −10, target 1, tanh head with squared error
     tanh_mse = float(mlp_ref.head_loss_grad(np.array([[-10.0]]), np.array([[1.0]]), "tanh", "mse")[0, 0])
     tanh_mse_m, tanh_mse_e = f"{tanh_mse:.1e}".split("e")
-    assert abs(tanh_mse) < 1e-6   # "vanishes when the tanh saturates"
+    assert abs(tanh_mse) < 1e-6, (  # "vanishes when the tanh saturates"
+        f"lesson 4: the tanh head's gradient at z = -10 (target 1, squared error) vanishes (< 1e-6); "
+        f"found {tanh_mse:.1e}")
     return {
         "n_points": number(len(Z_POINTS)),                  # "z of shape (5,)"
         "sig_peak_inv": number(1 / sig_peak),               # "at most 4^-L", "σ'(0) = 1/4"

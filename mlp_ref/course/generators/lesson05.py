@@ -64,7 +64,9 @@ def descent_figure() -> str:
     axes[0].set_ylabel(say("loss L(w) (no unit)", ru="потери L(w) (безразмерные)"))
     factor = 1 - rates[2][1] * line.curvature           # what each step multiplies w - w* by, at the plotted rate
     gap = paths["too large"] - line.best               # (steps + 1,) distances to the minimum
-    assert np.allclose(gap[1:], factor * gap[:-1])       # the plotted path does exactly that
+    assert np.allclose(gap[1:], factor * gap[:-1]), (   # the plotted path does exactly that
+        f"lesson 5: each step at η = {rates[2][1]:g} multiplies the distance to the minimum by 1 − ηL'' = "
+        f"{factor:.4g}; the plotted path departs from that by up to {np.abs(gap[1:] - factor * gap[:-1]).max():.2g}")
     growth = abs(factor)
     claim(bool(growth > 1 and np.isclose(abs(1 - line.critical_lr * line.curvature), 1)),
           "the factor |1 - ηL''| is above 1 at the plotted rate, and exactly 1 at the limit 2/L''")
@@ -144,7 +146,9 @@ def step_table() -> str:
                                     [net.weights[0], net.biases[0], net.weights[1], net.biases[1]],
                                     [grads.weights[0], grads.biases[0], grads.weights[1], grads.biases[1]],
                                     [stepped.weights[0], stepped.biases[0], stepped.weights[1], stepped.biases[1]]):
-        assert np.allclose(new, old - LR * grad)
+        assert np.allclose(new, old - LR * grad), (
+            f"lesson 5: the step table's {name} after the step is before − {LR:g} · gradient; it differs "
+            f"from that by up to {np.abs(new - (old - LR * grad)).max():.2g}")
         for index in np.ndindex(old.shape):          # one row per entry, numbered from 1
             where = ",".join(str(i + 1) for i in index)
             rows.append([f"{name}[{where}]", _num(old[index]), _num(grad[index]), _num(new[index])])
@@ -155,11 +159,14 @@ def step_table() -> str:
                      _num(z1_before[k]), "", _num(z1_after[k])])
     rows.append(["ŷ", _num(net.forward(X1)[0, 0]), "", _num(stepped.forward(X1)[0, 0])])
     rows.append([say("loss", ru="потери"), _num(loss_before), "", _num(loss_after)])
-    assert loss_after < loss_before
+    assert loss_after < loss_before, (f"lesson 5: the step table's SGD step at η = {LR:g} lowers the loss; "
+                                      f"found {loss_before:.4g} before and {loss_after:.4g} after")
     claim(bool(np.all(z1_before > 0) and np.all(z1_after < 0)),
           "both hidden units are on before the step and off after it, for this input")
     # both units off: the output is sigmoid(b2) and the loss depends on b2 alone
-    assert np.isclose(stepped.forward(X1)[0, 0], mlp_ref.sigmoid(stepped.biases[1])[0], rtol=1e-12)
+    assert np.isclose(stepped.forward(X1)[0, 0], mlp_ref.sigmoid(stepped.biases[1])[0], rtol=1e-12), (
+        f"lesson 5: with both hidden units off after the step, ŷ = σ(b2); found ŷ = "
+        f"{stepped.forward(X1)[0, 0]:.12g} against σ(b2) = {mlp_ref.sigmoid(stepped.biases[1])[0]:.12g}")
     return markdown_table([say("entry", ru="элемент"), say("before", ru="до"), say("gradient", ru="градиент"),
                            say(f"after: before − {LR:g} · gradient", ru=f"после: до − {LR:g} · градиент")],
                           rows, "lrrr")
@@ -304,7 +311,9 @@ def failures_table() -> str:
         failed = ~r.solved
         few, blind, affine = r.live_units < 2, r.blind_pair, r.affine_on_corners
         other = failed & ~(few | blind | affine)
-        assert not np.any((few | blind | affine) & r.solved)   # none of the three states ends solved
+        assert not np.any((few | blind | affine) & r.solved), (   # none of the three states ends solved
+            f"lesson 5: the failures table's three states (fewer than two live units, a blind pair, affine on "
+            f"the corners) never end solved; at h = {h}, {np.sum((few | blind | affine) & r.solved)} such runs did")
         rows.append([str(h), str(np.sum(failed)), str(np.sum(failed & few)), str(np.sum(failed & blind)),
                      str(np.sum(failed & affine)), str(np.sum(other))])
     return markdown_table([say("hidden units h", ru="скрытых нейронов h"),
@@ -471,17 +480,25 @@ def values() -> dict[str, str]:
     # the page's one step (the step table): both hidden units end off for this input
     _, _, stepped = _step()
     z1_after = stepped.forward(x, keep_cache=True)[1].pre_activations[0][0]
-    assert np.all(z1_after < 0)                                       # "both are negative"
+    assert np.all(z1_after < 0), (                                    # "both are negative"
+        f"lesson 5: after the page's step both hidden pre-activations are negative; found z1 = "
+        f"{np.round(z1_after, 4).tolist()}")
     y_hat_after = float(stepped.forward(x)[0, 0])
-    assert math.isclose(y_hat_after, float(mlp_ref.sigmoid(stepped.biases[1])[0]), rel_tol=1e-12)  # = sigma(b2)
+    assert math.isclose(y_hat_after, float(mlp_ref.sigmoid(stepped.biases[1])[0]), rel_tol=1e-12), (  # = sigma(b2)
+        f"lesson 5: once both hidden units are off, ŷ = σ(b2); found ŷ = {y_hat_after:.12g} against "
+        f"σ(b2) = {float(mlp_ref.sigmoid(stepped.biases[1])[0]):.12g}")
     # where the logit's fall came from: the hidden units' share a1 W2 (gone once both are off) and b2's own step
     cache = net.forward(x, keep_cache=True)[1]
     logit_before = float(cache.pre_activations[-1][0, 0])
     hidden_part = float((cache.activations[1] @ net.weights[1])[0, 0])
     b2_fall = float(net.biases[1][0] - stepped.biases[1][0])
     logit_after = float(stepped.biases[1][0])
-    assert math.isclose(logit_before - logit_after, hidden_part + b2_fall, rel_tol=1e-12)
-    assert hidden_part > b2_fall > 0                                  # "most of it ... the rest"
+    assert math.isclose(logit_before - logit_after, hidden_part + b2_fall, rel_tol=1e-12), (
+        f"lesson 5: the logit's fall is the hidden units' share a1 W2 plus b2's own step; found a fall of "
+        f"{logit_before - logit_after:.12g} against {hidden_part:.12g} + {b2_fall:.12g} = {hidden_part + b2_fall:.12g}")
+    assert hidden_part > b2_fall > 0, (                               # "most of it ... the rest"
+        f"lesson 5: most of the logit's fall comes from the hidden units (a1 W2) and the rest from b2's step "
+        f"(above 0); found {hidden_part:.4g} from the hidden units and {b2_fall:.4g} from b2")
     # the stepper walks the backward table's rows with ∂L/∂ŷ before them and the SGD step and
     # the new loss after them; the table's body is its lines below the header and the rule
     table_rows = len(backward_table().splitlines()) - 2
@@ -496,11 +513,17 @@ def values() -> dict[str, str]:
         _, c = f32.forward(x32, keep_cache=True)
         return float(f32.loss_and_delta(c.pre_activations[-1], y32)[0])
 
-    assert 1 <= loss0 < 2                               # "float32 keeps 23 bits after the point between 1 and 2"
+    assert 1 <= loss0 < 2, (                            # "float32 keeps 23 bits after the point between 1 and 2"
+        f"lesson 5: the loss before the step lies between 1 and 2, where float32 keeps 23 bits after the point; "
+        f"found {loss0:.6g}")
     f32_step = float(np.spacing(np.float32(loss0))) / (2 * eps)
     f32_miss = float(np.abs(mlp_ref.central_difference(loss32, f32.weights[0], eps=eps) - dW1).max())
-    assert 0.5 * f32_step < f32_miss < 2 * f32_step     # "an error of the size of that step" (it varies by machine)
-    assert f32_step / np.abs(dW1).max() > 0.02          # "several per cent" of the largest gradient
+    assert 0.5 * f32_step < f32_miss < 2 * f32_step, (  # "an error of the size of that step" (it varies by machine)
+        f"lesson 5: the float32 difference quotient of dW1 misses by about one float32 step of the loss over 2ε, "
+        f"{f32_step:.3g} (between half and twice it); found a miss of {f32_miss:.3g}")
+    assert f32_step / np.abs(dW1).max() > 0.02, (       # "several per cent" of the largest gradient
+        f"lesson 5: that float32 step is several per cent (above 2 %) of the largest entry of dW1; "
+        f"found {f32_step / np.abs(dW1).max():.2%}")
     return {
         "curvature": number(line.curvature),                 # "L'' = 9.3333"
         "best_w": number(line.best),                          # "w* = 2.0714"

@@ -258,10 +258,18 @@ def qwen_arrays_table() -> str:
     rows.append([say(f"whole model: {L} blocks and the parts counted once",
                      ru=f"вся модель: {L} {ru_plural(L, 'блок', 'блока', 'блоков')} и части, учтённые один раз"), "", "", format_count(total)])
     # The same count two other ways: the page's formulas, and the model's breakdown below.
-    assert count(block_arrays[attention]) == mlp_ref.attention_params(d, n_q, n_kv, h_d)
-    assert count(block_arrays[ffn]) == mlp_ref.gated_ffn_params(d, h)
-    assert count(model_arrays[embedding]) == mlp_ref.embedding_params(V, d, tied=True)
-    assert total == models()["qwen"].total
+    assert count(block_arrays[attention]) == mlp_ref.attention_params(d, n_q, n_kv, h_d), (
+        f"lesson 6: the Qwen3-0.6B table's attention count, taken from its arrays, is the page's formula; found "
+        f"{count(block_arrays[attention]):,} against attention_params {mlp_ref.attention_params(d, n_q, n_kv, h_d):,}")
+    assert count(block_arrays[ffn]) == mlp_ref.gated_ffn_params(d, h), (
+        f"lesson 6: the Qwen3-0.6B table's FFN count, taken from its arrays, is the page's formula 3 d h; found "
+        f"{count(block_arrays[ffn]):,} against gated_ffn_params {mlp_ref.gated_ffn_params(d, h):,}")
+    assert count(model_arrays[embedding]) == mlp_ref.embedding_params(V, d, tied=True), (
+        f"lesson 6: the Qwen3-0.6B table's tied embedding count, taken from its array, is V d; found "
+        f"{count(model_arrays[embedding]):,} against embedding_params {mlp_ref.embedding_params(V, d, tied=True):,}")
+    assert total == models()["qwen"].total, (
+        f"lesson 6: the Qwen3-0.6B table's whole-model row equals the model table's total; found "
+        f"{total:,} against {models()['qwen'].total:,}")
     return markdown_table([say("part", ru="часть"), say("arrays (shape)", ru="массивы (форма)"),
                            say("counted", ru="учтено"), say("parameters", ru="параметры")], rows, "llcr")
 
@@ -516,7 +524,10 @@ def counter_widget() -> str:
         HTML of the widget's placeholder, with the sentence shown without JavaScript.
     """
     # the configurations behind the tables above, in their order, and the per-layer table's widths
-    assert [mlp_ref.breakdown(c) for c in mlp_ref.CONFIGS] == list(models().values())
+    assert [mlp_ref.breakdown(c) for c in mlp_ref.CONFIGS] == list(models().values()), (
+        f"lesson 6: the parameter counter starts from the configurations of the page's tables; found "
+        f"{len(mlp_ref.CONFIGS)} configurations for {len(models())} tables, differing at positions "
+        f"{[i for i, (c, m) in enumerate(zip(mlp_ref.CONFIGS, models().values())) if mlp_ref.breakdown(c) != m]}")
     return widget_html("parameter-counter", counter_data(SIZES, mlp_ref.CONFIGS),
                        say("with JavaScript on, this is where you can type widths or resize a transformer and see the "
                            "counts; the tables above give them for the page's models.",
@@ -540,11 +551,16 @@ def values() -> dict[str, str]:
     g_ffn = mlp_ref.ffn_params(g_d, g_ff, bias=True)                                   # one block, as the page's block
     g_block = g_ffn + mlp_ref.attention_params(g_d, g_heads, bias=True) + 2 * 2 * g_d  # + two LayerNorms (scale, shift)
     g_embed = gpt2["token embedding (tied with output)"].count
-    assert gpt2["FFN 768 -> 3072 -> 768 with biases"].count < gpt2.total / 2          # "less than half of the model"
+    assert gpt2["FFN 768 -> 3072 -> 768 with biases"].count < gpt2.total / 2, (       # "less than half of the model"
+        f"lesson 6: GPT-2 small's FFNs hold less than half of the model; found "
+        f"{gpt2['FFN 768 -> 3072 -> 768 with biases'].count:,} of {gpt2.total:,} "
+        f"({gpt2['FFN 768 -> 3072 -> 768 with biases'].count / gpt2.total:.1%})")
     # Doubling both sides of W2 (the page's doubling table).
     w2_growth = mlp_ref.layer_table(BOTH_DOUBLED)[1].weights // mlp_ref.layer_table(SIZES)[1].weights
     llama_h = mlp_ref.swiglu_hidden(4096)
-    assert llama_h == 11_008                                                           # LLaMA-7B's published inner width
+    assert llama_h == 11_008, (                                                        # LLaMA-7B's published inner width
+        f"lesson 6: the SwiGLU width rule at d = 4096 gives LLaMA-7B's published inner width 11,008; "
+        f"swiglu_hidden gives {llama_h:,}")
     ds_layers, ds_dense = 61, 3                                                        # DeepSeek-V3's published configuration
     # the primer's "blocks need not share shapes": DeepSeek-V3's dense and MoE blocks both hold parameters
     ds = models()["deepseek"]

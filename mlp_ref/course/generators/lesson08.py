@@ -112,7 +112,9 @@ def error_table() -> str:
         net = mlp_ref.relu_interpolant(np.sin, 0.0, np.pi, k)
         error = mlp_ref.max_error(np.sin, net, 0.0, np.pi)     # grid of 10,001 points
         params = _params(net)
-        assert params == 3 * k + 1, (k, params)                                  # the column's header
+        assert params == 3 * k + 1, (                                           # the column's header
+            f"lesson 8: the error table's parameter column is 3k + 1 = {3 * k + 1} at k = {k}; "
+            f"the network's arrays hold {params}")
         rows.append([str(k), format_count(params), format_number(error, 4),
                      format_number(_bound(k), 4),
                      "" if previous is None else format_number(previous / error, 2)])
@@ -138,7 +140,9 @@ def sawtooth_figure() -> str:
     for ax, L, line in zip(axes, Ls, ("-", "--", "-.", ":")):
         ax.plot(x_saw, mlp_ref.tent_network(L)(x_saw), linestyle=line, color=PALETTE[L - 1])
         pieces = mlp_ref.count_linear_pieces(mlp_ref.tent_network(L))
-        assert pieces == 2**L, (L, pieces)   # the caption's 2^L, counted from the network's weights
+        assert pieces == 2**L, (  # the caption's 2^L, counted from the network's weights
+            f"lesson 8: the sawtooth's caption says tent_network({L}) has 2^L = {2**L} linear pieces; "
+            f"counted {pieces} from its weights")
         counted.append(pieces)
         ax.set_ylabel(f"L = {L}", rotation=0, labelpad=22)
         ax.set_yticks([0, 1])
@@ -198,7 +202,9 @@ def values() -> dict[str, str]:
     """The numbers lesson 8's prose says (``{@ l8.sin_slope @}``), as it reads them."""
     def linear_in(count, n):  # (slope, intercept) of a count that is linear in n, read off n = 1, 2
         slope = count(2) - count(1)
-        assert count(n) == slope * n + count(1) - slope
+        assert count(n) == slope * n + count(1) - slope, (
+            f"lesson 8: the parameter count is linear, {slope} n + {count(1) - slope} (read off n = 1, 2); "
+            f"at n = {n} that gives {slope * n + count(1) - slope}, the network has {count(n)}")
         return slope, count(1) - slope
 
     sin_net = lambda k: mlp_ref.relu_interpolant(np.sin, 0.0, np.pi, k)  # noqa: E731
@@ -206,7 +212,9 @@ def values() -> dict[str, str]:
     tent_slope, tent_const = linear_in(lambda L: _params(mlp_ref.tent_network(L)), 7)  # 6L + 1
     deep_L = 5  # the 'same parameters' example's L = 5
     wide_units, rest = divmod(_params(mlp_ref.tent_network(deep_L)) - sin_const, sin_slope)
-    assert rest == 0
+    assert rest == 0, (
+        f"lesson 8: the deep tent network with L = {deep_L} has the same parameters as a 1 -> k -> 1 sin "
+        f"network, 3k + 1 for a whole k; found {rest} left over beside k = {wide_units}")
     return {
         "sin_slope": number(sin_slope),                       # "3k + 1 parameters"
         "sin_const": number(sin_const),
