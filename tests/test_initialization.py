@@ -148,7 +148,7 @@ def _std_tolerance(kind, n):
 def test_scale_equals_the_value_worked_out_by_hand(name, kwargs, kind, scale):
     w = _draws(name, kwargs)
     where = f"mlp_ref.{name}({D_IN}, {D_OUT}, seed, **{kwargs})"
-    top, std = np.abs(w).max(), w.std()
+    top, std = float(np.abs(w).max()), float(w.std())
     if kind == "uniform":
         # 1.2 million draws from U(-a, a): P(max |w| < 0.9999 a) = 0.9999^1.2e6 ~ e^-120
         assert 0.9999 * scale < top <= scale, f"{where}: expected max |w| just under the bound {scale!r}, found {top!r}"
