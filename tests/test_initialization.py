@@ -107,3 +107,84 @@ def test_bad_sizes_and_gain():
         mlp_ref.xavier_normal(2, 3, 0, gain=-1.0)
     with pytest.raises(TypeError, match="seed"):
         mlp_ref.he_normal(2, 3, None)
+
+
+# Each initializer's scale for d_in = 300, d_out = 100, worked out by hand and typed as a literal, so
+# that a changed formula in mlp_ref.initialization (say fan_in + fan_out -> fan_in, or He's 2 -> 1)
+# fails here even where torch is not installed. Not computed with the module's own arithmetic.
+D_IN, D_OUT = 300, 100
+# (initializer, keyword arguments, "uniform": the bound a of U(-a, a) / "normal": the std)
+HAND_SCALES = [
+    # Xavier uniform: a = sqrt(6 / (300 + 100)) = sqrt(0.015) = 0.12247448713915890
+    ("xavier_uniform", {}, "uniform", 0.12247448713915890),
+    # with tanh's gain 5/3: a = 5/3 * 0.12247448713915890 = 0.20412414523193151
+    ("xavier_uniform", {"gain": 5 / 3}, "uniform", 0.20412414523193151),
+    # Xavier normal: std = sqrt(2 / (300 + 100)) = sqrt(0.005) = 0.07071067811865475
+    ("xavier_normal", {}, "normal", 0.07071067811865475),
+    # He uniform: a = sqrt(2) * sqrt(3 / 300) = sqrt(6 / 300) = sqrt(0.02) = 0.14142135623730950
+    ("he_uniform", {}, "uniform", 0.14142135623730950),
+    # with gain 1: a = sqrt(3 / 300) = sqrt(0.01) = 0.1
+    ("he_uniform", {"gain": 1.0}, "uniform", 0.1),
+    # He normal: std = sqrt(2) / sqrt(300) = sqrt(2 / 300) = 0.08164965809277261
+    ("he_normal", {}, "normal", 0.08164965809277261),
+    # with gain 1: std = 1 / sqrt(300) = 0.05773502691896258
+    ("he_normal", {"gain": 1.0}, "normal", 0.05773502691896258),
+]
+SEEDS = range(40)  # 40 draws of 300 x 100 = 1.2 million weights per initializer
+
+
+def _draws(name, kwargs):
+    """All the weights of 40 seeded draws, flattened: shape (40 * D_IN * D_OUT,)."""
+    return np.concatenate([get_initializer(name)(D_IN, D_OUT, seed, **kwargs).ravel() for seed in SEEDS])
+
+
+def _std_tolerance(kind, n):
+    """Four standard errors of a sample std, relative: 1 / sqrt(2n) for a normal sample and
+    sqrt(0.8 / n) / 2 for a uniform one (kurtosis 1.8); about 0.26 % and 0.16 % for n = 1.2 million."""
+    return 4 * (1 / math.sqrt(2 * n) if kind == "normal" else math.sqrt(0.8 / n) / 2)
+
+
+@pytest.mark.parametrize("name, kwargs, kind, scale", HAND_SCALES)
+def test_scale_equals_the_value_worked_out_by_hand(name, kwargs, kind, scale):
+    w = _draws(name, kwargs)
+    where = f"mlp_ref.{name}({D_IN}, {D_OUT}, seed, **{kwargs})"
+    top, std = float(np.abs(w).max()), float(w.std())
+    if kind == "uniform":
+        # 1.2 million draws from U(-a, a): P(max |w| < 0.9999 a) = 0.9999^1.2e6 ~ e^-120
+        assert 0.9999 * scale < top <= scale, f"{where}: expected max |w| just under the bound {scale!r}, found {top!r}"
+        expected_std = scale / math.sqrt(3)  # a uniform on [-a, a] has variance a^2 / 3
+    else:
+        # a normal sample this size reaches past 4.5 std (a uniform one stops at sqrt(3) std, a
+        # normal truncated at 2 std, as torch's trunc_normal_ defaults to, at 2 std)
+        assert top > 4.5 * scale, f"{where}: expected max |w| beyond 4.5 std = {4.5 * scale!r} (a normal), found {top!r}"
+        expected_std = scale
+    tol = _std_tolerance(kind, w.size)
+    assert std == pytest.approx(expected_std, rel=tol), \
+        f"{where}: expected a std of {expected_std!r} (within {tol:.2%}), found {std!r}"
+
+
+# torch.nn.init's function and arguments for each of our initializers (its weights are (d_out, d_in))
+TORCH_INITS = {
+    "xavier_uniform": ("xavier_uniform_", {}),
+    "xavier_normal": ("xavier_normal_", {}),
+    "he_uniform": ("kaiming_uniform_", {"nonlinearity": "relu"}),
+    "he_normal": ("kaiming_normal_", {"nonlinearity": "relu"}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TORCH_INITS))
+def test_scale_matches_torch_nn_init_if_available(name):
+    torch = pytest.importorskip("torch", reason="PyTorch is not installed; skipping torch.nn.init parity")
+    function, kwargs = TORCH_INITS[name]
+    torch.manual_seed(0)
+    theirs = np.concatenate([getattr(torch.nn.init, function)(torch.empty(D_OUT, D_IN, dtype=torch.float64),
+                                                              **kwargs).numpy().ravel() for _ in SEEDS])
+    ours = _draws(name, {})
+    where = f"mlp_ref.{name} against torch.nn.init.{function}, ({D_IN}, {D_OUT})"
+    kind = "uniform" if name.endswith("uniform") else "normal"
+    if kind == "uniform":  # each max is within 0.01 % under its bound (see above)
+        assert np.abs(theirs).max() == pytest.approx(np.abs(ours).max(), rel=2e-4), \
+            f"{where}: expected the same bound, found max |w| {np.abs(ours).max()!r} and {np.abs(theirs).max()!r}"
+    tol = math.sqrt(2) * _std_tolerance(kind, ours.size)  # the difference of two sample stds
+    assert ours.std() == pytest.approx(theirs.std(), rel=tol), \
+        f"{where}: expected the same std within {tol:.2%}, found {ours.std()!r} and {theirs.std()!r}"

@@ -45,6 +45,24 @@ def test_adams_first_step_moves_every_entry_by_the_learning_rate():
     assert np.all(np.abs(np.abs(net.weights[0] - [1.0, 2.0]) - 0.1) < 1e-5)   # each entry moved by lr
 
 
+
+def test_adams_second_step_by_hand():
+    # Step 2 is the first where the bias correction's t matters (on step 1, m / (1 - beta1) = g
+    # whatever t is): held by hand here, not only by the torch comparison below.
+    net = MLP.from_arrays([[[1.0, 2.0]]], [[0.5, -0.5]])
+    state = mlp_ref.AdamState.zeros(net)
+    for g in ([[1.0, -2.0]], [[3.0, 1.0]]):
+        mlp_ref.adam_step(net, Gradients([np.array(g)], [np.zeros(2)]), lr=0.1, state=state)
+    # m = 0.9 (0.1 g1) + 0.1 g2:          0.09 + 0.3 = 0.39;  -0.18 + 0.1 = -0.08
+    # s = 0.999 (0.001 g1^2) + 0.001 g2^2: 0.000999 + 0.009 = 0.009999;  0.003996 + 0.001 = 0.004996
+    np.testing.assert_allclose(state.m[0], [[0.39, -0.08]], rtol=1e-12, err_msg="adam_step, step 2: m")
+    np.testing.assert_allclose(state.s[0], [[0.009999, 0.004996]], rtol=1e-12, err_msg="adam_step, step 2: s")
+    # step 1 moved each entry by 0.1 against g1: 0.9, 2.1.  Step 2 divides by 1 - 0.9^2 = 0.19 and
+    # 1 - 0.999^2 = 0.001999: 0.9 - 0.1 (0.39 / 0.19) / sqrt(0.009999 / 0.001999) = 0.80822188951...
+    # and 2.1 - 0.1 (-0.08 / 0.19) / sqrt(0.004996 / 0.001999) = 2.12663370329...
+    np.testing.assert_allclose(net.weights[0], [[0.8082218895123, 2.1266337032976]], rtol=1e-11,
+                               err_msg="adam_step, step 2: the weights after two steps, by hand")
+
 def test_optimizer_state_holds_what_the_memory_estimate_counts():
     from mlp_ref.counting import OPTIMIZER_STATE_COPIES
     net = MLP([784, 128, 64, 10], output="softmax", seed=0)
