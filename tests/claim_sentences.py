@@ -2,11 +2,11 @@
 
     .venv/bin/python -m tests.claim_sentences docs/lessons/02-depth-and-xor.md [more pages ...]
 
-DESIGN.md ("Computed is not enough"): a sentence that says how something behaves ("cannot",
-"never", "always", "only", "every", "at most", a factor, a cause) is checked by code in the
-build (``claim(...)`` or an assertion) or cited. This lists every such sentence of a page (a
-lesson's Markdown, a lab's Markdown cells; Russian words for a ``.ru.`` twin) with what stands
-beside it:
+The rule (README.md, "How to add a lesson", step 3; CONTRIBUTING.md): a sentence that says how
+something behaves ("cannot", "never", "always", "only", "every", "at most", a factor, a cause) is
+checked by code in the build (``claim(...)`` or an assertion) or cited. This lists every such
+sentence of a page (a lesson's Markdown, a lab's Markdown cells; Russian words for a ``.ru.``
+twin) with what stands beside it:
 
 * ``claim``: a code block of the same section calls ``claim(`` or ``assert``, itself or in the
   generator function it calls (``print(lesson05.step_table())``: read in

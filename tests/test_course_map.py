@@ -1,6 +1,7 @@
 """The home page's course map and its "builds on" column say what the pages' Prerequisites say.
 
-Structure is typed once (DESIGN.md): each lesson's ``## Prerequisites`` section and each lab's
+Structure is typed once: what a page repeats from another page is made from that page, never typed
+again (CONTRIBUTING.md). Each lesson's ``## Prerequisites`` section and each lab's
 ``**Prerequisites.**`` paragraph link the lessons it uses. This test reads those links itself
 (a plain reading, independent of ``prose/structure.py`` which the home page draws with), runs
 the home page's build-time blocks as the build does, and compares: every page's row of the

@@ -1,4 +1,4 @@
-"""Numbers in sentences come from code too (DESIGN.md, "Computed is not enough").
+"""Numbers in sentences come from code too (README.md, "How to add a lesson", step 3; CONTRIBUTING.md).
 
 Every number in a page's prose — the Markdown of a lesson, the Markdown cells of a lab, and
 the alt text and captions that the page's code writes — is either said through the build,
