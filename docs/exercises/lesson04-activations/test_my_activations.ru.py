@@ -71,7 +71,7 @@ def test_silu_minimum():
     assert float(silu_grad(-2.0)) < 0 < float(silu_grad(-1.0))
     z = np.linspace(-3.0, 0.0, 30001)
     z_min = z[np.argmin(silu(z))]
-    # silu'(z) = 0 — то же уравнение, что z + 1 + exp(z) = 0 (урок 4, «Математика»)
+    # silu'(z) = 0 — то же уравнение, что z + 1 + exp(z) = 0 (урок 4, «Формальное описание»)
     assert abs(z_min + 1 + math.exp(z_min)) < 1e-3
 
 
