@@ -114,20 +114,22 @@ def _build_and_serve(config: pytest.Config) -> Build:
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--clean", "-d", str(site)],
         cwd=pagekit.ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     lines, warnings, current = [], [], None
+
+    def said(record: list[str] | None) -> None:  # a warning is whole: kept, and told at once
+        if record is not None:
+            warnings.append("\n".join(record))
+            early.tell(f"site build: {headline(warnings[-1])}")
+
     for line in process.stdout:
         line = ANSI.sub("", line)  # MkDocs colours the level, terminal or not
         lines.append(line)
         record = LOG_RECORD.match(line.rstrip("\n"))
         if record:  # a new record: the one before is whole (a record's message may run over many lines)
-            if current is not None:
-                warnings.append("\n".join(current))
-                early.tell(f"site build: {headline(warnings[-1])}")
+            said(current)
             current = [record["message"]] if record["level"] in ("WARNING", "ERROR", "CRITICAL") else None
         elif current is not None:
             current.append(line.rstrip("\n"))
-    if current is not None:
-        warnings.append("\n".join(current))
-        early.tell(f"site build: {headline(warnings[-1])}")
+    said(current)
     returncode = process.wait(timeout=1800)
     failure = None if returncode == 0 else f"mkdocs build --strict failed (exit {returncode}):\n{''.join(lines)[-20000:]}"
     if failure and not ((site / "index.html").is_file() and (site / RECORD).is_file()):

@@ -65,16 +65,16 @@ ENVIRONMENT = ("MLP_SITE_BUILD", "MLP_LANG", "MNIST_DIR", "OPENBLAS_NUM_THREADS"
 OWN_PACKAGES = ("mlp_ref", "prose")
 
 
-def code_files(text: str, root: Path = ROOT) -> list[Path]:
-    """The files of :data:`CODE` and :data:`FILES` a render of ``text`` may run, in a fixed order:
+def code_files(text: str, root: Path = ROOT, code: tuple[str, ...] = CODE, files: tuple[str, ...] = FILES) -> list[Path]:
+    """The files of the folders ``code`` and the ``files`` a render of ``text`` may run, in a fixed order:
     all of them, but for mlp_ref's modules, of which only those ``text`` imports (:func:`imported`)."""
-    found = [path for folder in CODE for path in (root / folder).rglob("*")
+    found = [path for folder in code for path in (root / folder).rglob("*")
              if path.is_file() and "__pycache__" not in path.parts]
     package = root / PACKAGE
     needed = imported(text, root)
     found = [path for path in found if not (path.suffix == ".py" and path.is_relative_to(package))
              or path in needed]
-    return sorted(found) + [root / name for name in FILES]
+    return sorted(found) + [root / name for name in files]
 
 
 # --- the modules of mlp_ref a page imports, followed through mlp_ref's own imports ------------
@@ -156,10 +156,11 @@ def _module_imports(source: str, module: str, is_package: bool) -> frozenset[str
 
 
 def cache_key(text: str, settings: dict, root: Path = ROOT, environment: tuple[str, ...] = ENVIRONMENT,
-              kind: str = "render") -> str:
-    """The key (mlp_site/cache.py) of a page's ``text``, ``settings``, the code it may run and the ``environment`` variables."""
+              kind: str = "render", code: tuple[str, ...] = CODE, files: tuple[str, ...] = FILES) -> str:
+    """The key (mlp_site/cache.py) of a page's ``text``, ``settings``, the code it may run (:func:`code_files`
+    of ``code`` and ``files``) and the ``environment`` variables."""
     return cache.key(kind, text, settings, {name: os.environ.get(name) for name in environment},
-                     *cache.files(code_files(text, root), root))
+                     *cache.files(code_files(text, root, code, files), root))
 
 
 def now_utc() -> str:

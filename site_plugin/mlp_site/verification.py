@@ -62,7 +62,7 @@ from mkdocs.utils import get_relative_url
 from . import cache
 from .lab_files import is_lab
 from .page_code import blocks_of, parse_fences, segments
-from .render_cache import ENVIRONMENT, PACKAGE, imported, now_utc
+from .render_cache import ENVIRONMENT, PACKAGE, cache_key, code_files, now_utc
 from .words import language, ru_plural, say
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -79,7 +79,7 @@ FACTS_CLASS = "{: .mlp-build-facts }"
 LAB_CODE_CELL = re.compile(r"^# %%(?! \[markdown\])", re.MULTILINE)
 TABLE = re.compile(r"<table\b")
 # A figure is one <figure class="mlp-figure">: its picture (an <img> with a data: URL) is inside it, so
-# counting the pictures too counted every figure twice (tests/test_site_build.py counts the pictures).
+# counting the pictures too counted every figure twice (tests/test_verification.py counts the pictures).
 FIGURE = re.compile(r'<figure class="mlp-figure"[\s>]')
 log = logging.getLogger(f"mkdocs.plugins.{__name__}")
 
@@ -434,21 +434,22 @@ def blocks_key(blocks: list) -> str:
     Russian twin, whose code is its English page's, has its English page's key."""
     # Whether each optional module is installed decides which blocks run: part of the key.
     installed = {block.needs: importlib.util.find_spec(block.needs) is not None for block in blocks if block.needs}
-    text = runs_text(blocks)
-    environment = {name: os.environ.get(name) for name in ENVIRONMENT if name not in RUNNER_DROPS}
-    return cache.key("blocks", text, {"run": "code blocks", "installed": installed}, environment,
-                     *cache.files(block_inputs(text), ROOT))
+    return cache_key(runs_text(blocks), {"run": "code blocks", "installed": installed},
+                     environment=tuple(name for name in ENVIRONMENT if name not in RUNNER_DROPS), kind="blocks",
+                     code=BLOCK_CODE, files=BLOCK_FILES)
+
+
+# What a run of the blocks reads: the modules of mlp_ref the code imports (followed through their
+# imports) and mlp_ref's data files, the runner and the pins. Not the prose, the pages' outputs, the
+# other steps of this plugin or mkdocs.yml: an edit of those runs no block again (the snippets the
+# blocks embed are in their text already, expanded).
+BLOCK_CODE = (PACKAGE,)
+BLOCK_FILES = ("requirements.txt", RUNNER.relative_to(ROOT).as_posix())
 
 
 def block_inputs(text: str) -> list[Path]:
-    """The files a run of the blocks in ``text`` reads: the modules of mlp_ref the code imports (followed
-    through their imports), mlp_ref's data files, the runner and the pins. Not the prose, the pages'
-    outputs, the other steps of this plugin or mkdocs.yml: an edit of those runs no block again (the
-    snippets the blocks embed are in ``text`` already, expanded)."""
-    package = ROOT / PACKAGE
-    data = [path for path in package.rglob("*") if path.is_file() and path.suffix not in (".py", ".pyc")
-            and "__pycache__" not in path.parts]
-    return sorted(imported(text) | set(data)) + [RUNNER, ROOT / "requirements.txt"]
+    """The files whose content is part of the key of a run of the blocks in ``text`` (:func:`blocks_key`)."""
+    return code_files(text, ROOT, BLOCK_CODE, BLOCK_FILES)
 
 
 def write_record(site: Path, records: list[PageRecord]) -> None:
