@@ -168,11 +168,11 @@ def run_chains(python: Path, chains: list[list[str]], workdir: Path) -> dict:
     where = "import mlp_ref\nprint(mlp_ref.__file__, end='')\n"
     segments = [[{"code": code, "needs": None} for code in chain] for chain in chains]
     (workdir / "in.json").write_text(json.dumps(segments + [[{"code": where, "needs": None}]]), encoding="utf-8")
-    result = subprocess.run([str(python), str(BLOCK_RUNNER), "in.json", "out.json"], cwd=workdir,
+    result = subprocess.run([str(python), str(BLOCK_RUNNER), "in.json"], cwd=workdir,
                             capture_output=True, text=True, timeout=600)
     if result.returncode != 0:
         raise AssertionError(f"the block runner failed in the reader's environment:\n{result.stderr[-5000:]}")
-    *results, (located,) = json.loads((workdir / "out.json").read_text(encoding="utf-8"))
+    *results, (located,) = [json.loads(line) for line in result.stdout.splitlines()]
     errors = [block["error"] for segment in results for block in segment if block["error"]]
     if errors:
         raise AssertionError("the page's blocks failed in the reader's environment:\n" + "\n".join(errors)[-5000:])

@@ -1,6 +1,6 @@
 """Run pages' code blocks as a reader's script runs them, and report what each printed.
 
-A script, not a step of the plugin: ``python block_runner.py IN.json OUT.json``. verification.py runs it
+A script, not a step of the plugin: ``python block_runner.py IN.json``. verification.py runs it
 beside the site build (its own process, so the pages' code cannot change the build's state);
 tests/readerkit.py runs a copy with the Python of a reader's fresh environment. Standard
 library only, for that reason.
@@ -9,8 +9,9 @@ library only, for that reason.
 (and ``"where"``, the page and line its traceback names):
 a segment's blocks run in order in one fresh namespace (``__name__ == "__main__"``), each one
 continuing the state of the one before, with warnings raised as errors, from the current
-directory. ``OUT.json`` gets, for each segment, one result per block:
+directory. As each segment ends, one line of JSON on stdout gives its results, one per block:
 ``{"output": str, "stderr": str, "seconds": float, "error": str | null, "skipped": str | null}``
+(a line per segment, at once: the build judges a page as soon as its last segment ran).
 (``stderr``: what it wrote there, which a reader's terminal or notebook shows too). A block
 whose ``needs`` module is missing, and every later block of its segment, is skipped with the
 reason; after a block raises, the rest of its segment is skipped too.
@@ -22,6 +23,7 @@ import contextlib
 import importlib.util
 import io
 import json
+import os
 import sys
 import time
 import traceback
@@ -59,14 +61,19 @@ def run_segment(segment: list[dict]) -> list[dict]:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 2:
-        print("usage: python block_runner.py IN.json OUT.json", file=sys.stderr)
+    if len(argv) != 1:
+        print("usage: python block_runner.py IN.json  (one line of JSON per segment on stdout)", file=sys.stderr)
         return 2
     with open(argv[0], encoding="utf-8") as file:
         segments = json.load(file)
-    results = [run_segment(segment) for segment in segments]
-    with open(argv[1], "w", encoding="utf-8") as file:
-        json.dump(results, file)
+    # The results keep file descriptor 1 to themselves: what reaches it from below Python (a child
+    # process of a block, C code) goes to stderr instead, so it cannot break a line of results.
+    results = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)
+    for segment in segments:
+        results.write(json.dumps(run_segment(segment)) + "\n")
+        results.flush()
+    results.close()
     return 0
 
 

@@ -47,6 +47,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import tomllib
 from collections import Counter
@@ -140,11 +141,13 @@ def build_facts() -> dict[str, str]:
 # ---------------------------------------------------------------------------------------
 
 class BlockRun:
-    """block_runner.py running every page's blocks in a process of its own."""
+    """block_runner.py running every page's blocks in a process of its own; ``ended(src, pairs)`` is
+    called (from a thread of its own) as soon as the last block of page ``src`` has run."""
 
-    def __init__(self, pages: dict[str, list[list]]):
+    def __init__(self, pages: dict[str, list[list]], ended=None):
         self.pages = pages  # src_uri -> segments of page_code.Block
-        self.process = None
+        self.done: dict[str, list[tuple]] = {}  # src_uri -> [(block, result)], in the order the pages ended
+        self.process, self.error = None, None
         if not pages:
             return
         self.folder = Path(tempfile.mkdtemp(prefix="mlp-blocks-"))
@@ -153,20 +156,40 @@ class BlockRun:
         (self.folder / "in.json").write_text(json.dumps(payload), encoding="utf-8")
         # a reader's run: no build marker, and English (reader code prints the same on either edition)
         env = {key: value for key, value in os.environ.items() if key not in RUNNER_DROPS}
-        self.process = subprocess.Popen([sys.executable, str(RUNNER), str(self.folder / "in.json"),
-                                         str(self.folder / "out.json")], cwd=ROOT, env=env,
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        with open(self.folder / "stderr.txt", "w", encoding="utf-8") as stderr:  # a file: no pipe to drain
+            self.process = subprocess.Popen([sys.executable, str(RUNNER), str(self.folder / "in.json")], cwd=ROOT,
+                                            env=env, stdout=subprocess.PIPE, stderr=stderr, text=True)
+        self.reader = threading.Thread(target=self._read, args=(ended,), name="mlp-blocks", daemon=True)
+        self.reader.start()
+
+    def _read(self, ended) -> None:
+        """Pair each line of results with its segment; a page whose segments have all come back has ended."""
+        left = {src: len(groups) for src, groups in self.pages.items()}
+        pairs: dict[str, list[tuple]] = {src: [] for src in self.pages}
+        order = [(src, segment) for src, groups in self.pages.items() for segment in groups]
+        try:
+            for (src, segment), line in zip(order, self.process.stdout):
+                pairs[src] += zip(segment, json.loads(line), strict=True)
+                left[src] -= 1
+                if not left[src]:
+                    self.done[src] = pairs[src]
+                    if ended is not None:
+                        ended(src, pairs[src])
+        except BaseException as error:  # said by results(), in the build's own thread
+            self.error = error
 
     def results(self) -> dict[str, list[tuple]]:
         """src_uri -> [(block, result)] once the runner is done."""
         if self.process is None:
             return {}
-        _, stderr = self.process.communicate(timeout=1800)
-        if self.process.returncode != 0:
+        self.reader.join(timeout=1800)
+        self.process.wait(timeout=60)
+        if self.process.returncode != 0 or len(self.done) != len(self.pages):
+            stderr = (self.folder / "stderr.txt").read_text(encoding="utf-8", errors="replace")
             raise PluginError(f"block_runner.py failed (exit {self.process.returncode}):\n{stderr[-5000:]}")
-        results = iter(json.loads((self.folder / "out.json").read_text(encoding="utf-8")))
-        return {src: [pair for segment in groups for pair in zip(segment, next(results))]
-                for src, groups in self.pages.items()}
+        if self.error is not None:
+            raise self.error
+        return self.done
 
 
 def check_blocks(record: PageRecord, pairs: list[tuple], ran: str = "this build") -> None:
@@ -184,7 +207,9 @@ def check_blocks(record: PageRecord, pairs: list[tuple], ran: str = "this build"
             record.matched += 1
         else:  # said now, naming the page's file and line; --strict fails the build at its end
             record.failed.append(f"block {block.number} (line {block.lineno}) {why}")
-            log.warning(f"{record.source}:{block.lineno}: block {block.number} {why}\n{detail}")
+            # logged from the runner's thread while another page renders: it names its own page (mlp_page)
+            log.warning(f"{record.source}:{block.lineno}: block {block.number} {why}\n{detail}",
+                        extra={"mlp_page": record.source})
         record.runs.append({"page": record.source, "line": block.lineno, "number": block.number,
                             "code_sha256": hashlib.sha256(block.code.encode()).hexdigest(),
                             "expected": block.expected, "output": result["output"], "stderr": result["stderr"],
@@ -499,7 +524,14 @@ def on_files(files: Files, config) -> Files:
         else:
             pages[file.src_uri] = segments(blocks)
             entries[file.src_uri] = key
-    _state.update(records=records, cached=cached, entries=entries, run=BlockRun(pages), ran_at=now_utc())
+    # A page's verdicts are said as soon as they are known: the reused ones now, the others as
+    # each page's last block ends (BlockRun), while the pages render.
+    for src, (groups, stored, ran) in cached.items():
+        blocks = [block for segment in groups for block in segment]
+        check_blocks(records[src], list(zip(blocks, stored["results"], strict=True)), ran)
+        records[src].blocks_ran_at = stored["ran_at"]
+    run = BlockRun(pages, ended=lambda src, pairs: check_blocks(records[src], pairs))
+    _state.update(records=records, entries=entries, run=run, ran_at=now_utc())
     title = say("Execution report", ru="Отчёт о выполнении")
     files.append(File.generated(config, REPORT, content=f"# {title}\n", inclusion=InclusionLevel.NOT_IN_NAV))
     return files
@@ -519,18 +551,13 @@ def on_page_content(html_text: str, page, config, files) -> str:
 def on_env(env, config, files):
     """Every page is rendered: wait for the blocks, then write each page's line and the report."""
     records: dict[str, PageRecord] = _state["records"]
-    for src, pairs in _state["run"].results().items():
-        check_blocks(records[src], pairs)
+    for src, pairs in _state["run"].results().items():  # each judged as it ended (on_files' BlockRun)
         records[src].blocks_ran_at = _state["ran_at"]
         key = _state["entries"][src]
         run = {"results": [result for _, result in pairs], "ran_at": _state["ran_at"]}
         _runs[key] = (run, "the twin")
         if not records[src].failed:  # a failed run is never kept: it runs again next time
             cache.save("build", key, run)
-    for src, (groups, stored, ran) in _state["cached"].items():
-        blocks = [block for segment in groups for block in segment]
-        check_blocks(records[src], list(zip(blocks, stored["results"], strict=True)), ran)
-        records[src].blocks_ran_at = stored["ran_at"]
     write_record(Path(config.site_dir), list(records.values()))
     facts = _state["facts"]
     report = files.get_file_from_path(REPORT)
