@@ -280,7 +280,7 @@ class PageBlock(pytest.Item):
 
 
 def check(block: pagekit.Block, entry: dict | None, failure: str | None = None) -> None:
-    """Report the build's verdict on ``block`` (its ``entry``, decided once by mlp_site.verification.judge):
+    """Report the build's verdict on ``block`` (its ``entry``, decided once by mlp_site.block_run.judge):
     pass when it matched, skip it when it did not run for want of an optional module, else fail naming
     the page and line with the reason and the detail (diff, traceback) the build recorded."""
     where = block.fence.where

@@ -8,7 +8,7 @@ A maintainer's tool, run by hand, never by the tests:
     diff /tmp/t1.txt /tmp/t2.txt
 
 Both kinds of block are run: the reader's ``python`` blocks (as the build runs them:
-mlp_site.verification's runner, continued blocks after the ones they continue) and the build-time
+mlp_site.block_run's runner, continued blocks after the ones they continue) and the build-time
 markdown-exec blocks (each session's
 blocks in order, in one namespace). A line longer than 400 characters (an inlined SVG figure)
 is replaced by its length and SHA-256. The pages must not change while the dumps are made.
@@ -26,7 +26,7 @@ import traceback
 
 from tests import pagekit
 
-from mlp_site import verification
+from mlp_site import block_run
 
 
 def _short(text: str) -> str:
@@ -38,7 +38,7 @@ def _short(text: str) -> str:
 def dump(out) -> tuple[int, int]:
     """Write every block's output to ``out``; return (reader blocks, build-time blocks) run."""
     n_reader = n_build = 0
-    run = verification.BlockRun({page: pagekit.page_code.segments(pagekit.blocks(page)) for page in pagekit.pages()})
+    run = block_run.BlockRun({page: pagekit.page_code.segments(pagekit.blocks(page)) for page in pagekit.pages()})
     for pairs in run.results().values():
         for block, result in pairs:
             if result["skipped"]:

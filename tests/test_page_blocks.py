@@ -8,7 +8,7 @@ import pytest
 
 from tests import page_blocks, pagekit
 
-from mlp_site import block_runner, verification
+from mlp_site import block_run, block_runner, verification
 
 PAGE = """\
 ```python
@@ -122,9 +122,9 @@ def test_an_item_fails_when_its_block_did_not_run_after_an_earlier_block_raised(
 def test_a_blocks_key_reads_its_code_mlp_ref_the_runner_and_the_pins_not_the_prose_or_the_plugin():
     """A word of the verification line (site_plugin/mlp_site/words.py, verification.py) or of prose/ runs
     no block again; an edit of an mlp_ref module the code imports, of the runner or of the pins does."""
-    code = verification.runs_text(pagekit.page_code.page_blocks(PAGE.replace("print(", "import mlp_ref\nprint("),
+    code = block_run.runs_text(pagekit.page_code.page_blocks(PAGE.replace("print(", "import mlp_ref\nprint("),
                                                                 "docs/made-up.md"))
-    inputs = set(verification.block_inputs(code))
+    inputs = set(block_run.block_inputs(code))
     root, plugin = pagekit.ROOT, pagekit.ROOT / "site_plugin" / "mlp_site"
     assert {root / "mlp_ref" / "activations.py", plugin / "block_runner.py", root / "requirements.txt"} <= inputs
     assert not inputs & {plugin / "verification.py", plugin / "words.py", root / "mkdocs.yml"}

@@ -24,7 +24,7 @@ from importlib import metadata
 
 import nbformat
 import pytest
-from mlp_site import page_code, render_cache, verification
+from mlp_site import block_run, page_code, render_cache, verification, verification_line
 
 from tests import editions, pagekit
 
@@ -149,9 +149,9 @@ def test_every_line_states_the_versions_commit_and_date_of_this_build(lines):
 
 def test_a_run_is_always_dated():
     """The line says when a run was in the same words on a build that ran it and on one that reused it."""
-    assert verification.when("2026-01-01 12:00 UTC") == "on 2026-01-01 12:00 UTC"
+    assert verification_line.when("2026-01-01 12:00 UTC") == "on 2026-01-01 12:00 UTC"
     with pytest.raises(ValueError, match="a run without its time"):
-        verification.when("")
+        verification_line.when("")
 
 
 def report_rows(built_site) -> dict[str, list[str]]:
@@ -228,7 +228,7 @@ print("never")
 
 
 def test_the_build_says_when_a_block_prints_something_else(caplog, tmp_path):
-    run = verification.BlockRun({"made-up.md": page_code.segments(page_code.page_blocks(PAGE, "made-up.md"))})
+    run = block_run.BlockRun({"made-up.md": page_code.segments(page_code.page_blocks(PAGE, "made-up.md"))})
     record = verification.PageRecord("made-up.md", source="docs/made-up.md")
     with caplog.at_level(logging.WARNING):
         verification.check_blocks(record, run.results()["made-up.md"])
@@ -237,14 +237,14 @@ def test_the_build_says_when_a_block_prints_something_else(caplog, tmp_path):
                              "block 3 (line 23) raised an error"]
     assert len([r for r in caplog.records if r.levelno == logging.WARNING]) == 2  # --strict fails the build
     record.blocks_ran_at = "2026-01-01 12:00 UTC"
-    line = verification.claims(record, "2026-01-01")
+    line = verification_line.claims(record, "2026-01-01")
     assert "its 3 code blocks ran on 2026-01-01 12:00 UTC, and 1 printed exactly the output shown" in line
     assert "(1 more block did not run: it needs no_such_module_here, which was not installed where the build ran)" in line
     record.not_run *= 2  # the verb agrees with the count
-    assert "(2 more blocks did not run: they need no_such_module_here, which" in verification.claims(record, "2026-01-01")
+    assert "(2 more blocks did not run: they need no_such_module_here, which" in verification_line.claims(record, "2026-01-01")
     record.not_run.append("an earlier block of its chain raised an error")
     assert ("(3 more blocks did not run: 1 because an earlier block of its chain raised an error; 2 because they "
-            "need no_such_module_here") in verification.claims(record, "2026-01-01")
+            "need no_such_module_here") in verification_line.claims(record, "2026-01-01")
     record.not_run = record.not_run[:1]
     assert stated_counts(line + ". mlp_ref") == dict(blocks=4, matched=1, not_run=1, generators=0, tables=0, figures=0)
     # The record the tests report from (tests/page_blocks.py): one entry per block, with its verdict.
@@ -257,10 +257,10 @@ def test_the_build_says_when_a_block_prints_something_else(caplog, tmp_path):
 
 
 def test_block_results_are_kept_across_prose_edits_but_not_code_edits():
-    """The block cache's key (mlp_site.verification) covers what the runner runs, not the prose."""
+    """The block cache's key (mlp_site.block_run) covers what the runner runs, not the prose."""
 
     def key(text):
-        return verification.blocks_key(page_code.page_blocks(text, "made-up.md"))
+        return block_run.blocks_key(page_code.page_blocks(text, "made-up.md"))
 
     page = "Some prose.\n\n```python\nimport mlp_ref\nprint(mlp_ref.relu(-1.0))\n```\n"
     shown = "\n<!--mlp:expected-output-->\n\n```\n0.0\n```\n"
@@ -269,7 +269,7 @@ def test_block_results_are_kept_across_prose_edits_but_not_code_edits():
     chained = page + "\n<!--mlp:cont-->\n\n```python\nprint(1)\n```\n"
     assert key(chained) != key(chained.replace("<!--mlp:cont-->\n", ""))
     # The key follows the modules of mlp_ref the blocks import, as the render cache's does.
-    modules = render_cache.imported(verification.runs_text(page_code.page_blocks(page, "made-up.md")))
+    modules = render_cache.imported(block_run.runs_text(page_code.page_blocks(page, "made-up.md")))
     assert pagekit.ROOT / "mlp_ref" / "activations.py" in modules
 
 
@@ -310,7 +310,7 @@ def test_the_russian_line_says_what_the_english_one_says():
                verification.PageRecord("labs/c.py", lab=True, generators=24, tables=5, figures=3, render_seconds=40.2,
                                        rendered_at=at)]
     for record in records:
-        english, russian = verification.claims(record, "2026-11-30"), verification.claims_ru(record, "2026-11-30")
+        english, russian = verification_line.claims(record, "2026-11-30"), verification_line.claims_ru(record, "2026-11-30")
         assert stated_counts_ru(russian) == stated_counts(english), (english, russian)
         assert stated_counts(english)["generators"] == record.generators
 

@@ -8,7 +8,7 @@ Write a new block's output fence empty (an ``expected-output`` marker, then an e
 ```` ```text ```` fence) and let this fill it. Review the diff before committing: the build
 compares the page with the code, so whatever this writes is what readers will be promised. The
 blocks are read and run as the build reads and runs them (mlp_site.page_code's blocks,
-mlp_site.verification's runner: mlp_site.block_runner in a process of its own).
+mlp_site.block_run's runner: mlp_site.block_runner in a process of its own).
 """
 
 from __future__ import annotations
@@ -18,14 +18,14 @@ from pathlib import Path
 
 from tests import pagekit
 
-from mlp_site import verification
+from mlp_site import block_run
 
 
 def updated_lines(page: Path) -> list[str]:
     lines = page.read_text(encoding="utf-8").split("\n")
     blocks = pagekit.blocks(page)
     replacements = []
-    for block, result in verification.BlockRun({"page": pagekit.page_code.segments(blocks)}).results().get("page", []):
+    for block, result in block_run.BlockRun({"page": pagekit.page_code.segments(blocks)}).results().get("page", []):
         fence = block.output_fence
         if result["error"]:
             raise SystemExit(f"{block.fence.where}: the block raised, so there is no output to write:\n"

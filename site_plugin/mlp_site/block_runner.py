@@ -1,6 +1,6 @@
 """Run pages' code blocks as a reader's script runs them, and report what each printed.
 
-A script, not a step of the plugin: ``python block_runner.py IN.json``. verification.py runs it
+A script, not a step of the plugin: ``python block_runner.py IN.json``. block_run.py runs it
 beside the site build (its own process, so the pages' code cannot change the build's state);
 tests/readerkit.py runs a copy with the Python of a reader's fresh environment. Standard
 library only, for that reason.
