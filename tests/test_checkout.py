@@ -11,6 +11,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mlp_site import plugin
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -23,3 +28,12 @@ def test_the_build_imports_this_checkouts_packages():
         assert Path(path).resolve().is_relative_to(ROOT), (
             f"{name} is imported from {path}, not from this checkout ({ROOT}): the environment was installed "
             "for another folder; run make again (it installs it for this one)")
+
+
+def test_the_plugin_refuses_to_build_another_checkout(tmp_path):
+    # What a copy's build meets when its environment still names the original: the copy's mkdocs.yml
+    # read by the original's plugin. It must stop and say both folders, not build the other code.
+    config = MkDocsConfig(config_file_path=str(tmp_path / "mkdocs.yml"))
+    with pytest.raises(PluginError, match=rf"mkdocs.yml is in {tmp_path}.*installed from {ROOT}.*Run `make`"):
+        plugin.own_checkout(config)
+    plugin.own_checkout(MkDocsConfig(config_file_path=str(ROOT / "mkdocs.yml")))  # its own: no error

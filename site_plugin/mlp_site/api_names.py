@@ -31,9 +31,9 @@ from pathlib import Path
 import griffe
 from prose.structure import generator_modules
 
+from . import ROOT
 from .page_code import blocks_of, parse_fences
 
-ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = "mlp_ref"
 
 _loaded: dict = {}  # the package as last read, under the size and time of each of its files

@@ -33,11 +33,11 @@ from pathlib import Path
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation, get_navigation
 
+from . import ROOT
 from . import cache
 from .api_names import PACKAGE, load_package, lookup, page_codes, page_scope
 from .render_cache import _restore, _saved, cache_key
 
-ROOT = Path(__file__).resolve().parents[2]
 FOLDER = "reference"
 SECTION = "Reference"
 BEFORE = "Sources"  # the nav entry the section goes before (at the end if there is none)

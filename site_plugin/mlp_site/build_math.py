@@ -29,11 +29,11 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 from mkdocs.utils import get_relative_url
 
+from . import ROOT
 from .lab_files import is_lab
 
 from . import cache
 
-ROOT = Path(__file__).resolve().parents[2]
 KATEX = ROOT / "node_modules" / "katex" / "dist"
 RENDERER = Path(__file__).with_name("render_math.cjs")
 SITE_CSS = "assets/katex/katex.min.css"

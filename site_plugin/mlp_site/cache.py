@@ -25,7 +25,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from . import ROOT
+
 FOLDER = ROOT / ".cache"
 # build: what the site build makes of a page (its render, search entries, math, pruned notebook
 # CSS, code block runs); browser: what a visit of a built page saw (axe's audits included);

@@ -25,7 +25,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from . import ROOT
+
 SNIPPETS = ROOT / "snippets"
 SNIPPET_LINE = re.compile(r"^(?P<indent>\s*)-+8<-+\s+\"(?P<name>[^\"]+)\"\s*$")
 IMPORTORSKIP = re.compile(r"importorskip\((?P<module>.+)\)")

@@ -13,9 +13,13 @@ on_post_build: each event below runs once per edition, English first.
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import set_exclusions
 
+from . import ROOT
 from . import (accessibility, api_links, api_reference, build_math, edition, lesson_notebooks, notebook_downloads,
                prose_notebooks, reader_blocks, reader_downloads, render_cache, search_cache, verification)
 from .page_warnings import PageNamer, source_of
@@ -32,6 +36,7 @@ class SitePlugin(BasePlugin):
         return render_cache.on_serve(server, config, builder)
 
     def on_config(self, config):
+        own_checkout(config)
         # Before macros' on_config (listed after this plugin), which computes the prose's values in the edition's words.
         edition.on_config(config)
         if edition.is_default(config):  # the first edition of a build (make serve builds again in this process)
@@ -117,3 +122,16 @@ class SitePlugin(BasePlugin):
 
     def on_build_error(self, error):
         edition.on_build_error(error)
+
+
+def own_checkout(config) -> None:
+    """Refuse to build a checkout other than the one this plugin was installed from: its steps read
+    that checkout's mlp_ref, prose and pins (ROOT), so a copied checkout whose environment still
+    names the original folder would build the other folder's code under this folder's pages."""
+    if not config.config_file_path:
+        return
+    checkout = Path(config.config_file_path).resolve().parent
+    if checkout != ROOT:
+        raise PluginError(f"mkdocs.yml is in {checkout}, but the site's plugin (mlp_site) was installed from "
+                          f"{ROOT}: this environment was made for another checkout. Run `make` in {checkout}: "
+                          "it installs the environment again for that folder.")

@@ -48,11 +48,11 @@ from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 
+from . import ROOT
 from . import cache
 from .lab_files import edit_markdown_cells, is_download_notebook, is_lab
 from .words import say
 
-ROOT = Path(__file__).resolve().parents[2]
 DOWNLOADS = "downloads"
 READER_REQUIREMENTS = "requirements-reader.txt"
 SITE_BUILD_ENV = "MLP_SITE_BUILD"  # read by mlp_ref.course.claims

@@ -48,10 +48,10 @@ from pathlib import Path
 
 from mkdocs.structure.toc import get_toc
 
+from . import ROOT
 from . import cache
 from .lab_files import is_lab
 
-ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 GENERATORS = ROOT / "mlp_ref" / "course" / "generators"
 # Folders of code that a page's render may run; every file in them is part of every key, but
