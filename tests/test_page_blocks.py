@@ -143,3 +143,24 @@ def test_a_check_of_the_whole_site_waits_for_a_build_that_passed(monkeypatch, tm
         page_blocks.site_and_port("failed")
     with pytest.raises(pytest.fail.Exception, match="stopped before it wrote every page"):
         page_blocks.site_and_port("stopped")
+
+
+def test_a_page_is_judged_as_soon_as_its_last_block_has_run(tmp_path):
+    # Page B's block waits for a file that the callback of page A's end writes: if the build heard of
+    # a page's end only when every page had run, B would give up waiting and print so.
+    signal = tmp_path / "a-ended"
+    wait = (f"import pathlib, time\nfor _ in range(300):\n    if pathlib.Path({str(signal)!r}).exists(): break\n"
+            "    time.sleep(0.1)\nprint('A was judged first' if pathlib.Path(" + repr(str(signal)) + ").exists() "
+            "else 'B ran before A was judged')\n")
+    pages = {name: pagekit.page_code.segments(pagekit.page_code.page_blocks(f"```python\n{code}```\n", name))
+             for name, code in (("a.md", "print('a')\n"), ("b.md", wait))}
+    ended = []
+
+    def judged(src, pairs):
+        ended.append(src)
+        if src == "a.md":
+            signal.write_text("")
+
+    results = block_run.BlockRun(pages, ended=judged).results()
+    assert ended == ["a.md", "b.md"]
+    assert results["b.md"][0][1]["output"] == "A was judged first\n", results["b.md"][0][1]

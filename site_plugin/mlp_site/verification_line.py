@@ -114,10 +114,13 @@ def _reason_ru(reason: str) -> str:
 
 
 def _not_run_ru(record: PageRecord) -> str:
-    reasons = sorted(set(record.not_run))
+    counts = Counter(record.not_run)
     n = len(record.not_run)
-    return (f" (ещё {_count_ru(n, 'блок', 'блока', 'блоков')} {_plural_verb(n, 'не выполнен', 'не выполнены')}: "
-            + "; ".join(_reason_ru(reason) for reason in reasons) + ")") if reasons else ""
+    if not counts:
+        return ""
+    said = (_reason_ru(next(iter(counts))) if len(counts) == 1 else
+            "; ".join(f"{count} — {_reason_ru(reason)}" for reason, count in sorted(counts.items())))
+    return f" (ещё {_count_ru(n, 'блок', 'блока', 'блоков')} {_plural_verb(n, 'не выполнен', 'не выполнены')}: {said})"
 
 
 def claims_ru(record: PageRecord, date: str) -> str:
