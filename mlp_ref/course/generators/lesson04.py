@@ -209,14 +209,16 @@ def _loss_curve(head, loss, seed=2, lr=0.5, steps=300):
 
 
 @functools.cache
-def _relu_head_runs(lr: float) -> tuple[tuple[bool, int], ...]:
+def _relu_head_runs(lr: float, init: str = "he") -> tuple[tuple[bool, int], ...]:
     """The ten ReLU-head runs (seeds 0-9, squared error, 300 full-batch steps) at learning rate
-    ``lr``: for each seed, whether it froze (at least 99 % of the moons' outputs exactly 0 at the
-    end) and how many of the 200 examples had their logit fall to ≤ 0 and later rise above 0."""
+    ``lr``, the weights drawn by ``init`` (a name of :data:`mlp_ref.initialization.INITIALIZERS`;
+    the page's runs use :class:`mlp_ref.MLP`'s default, ``"he"``), the biases zero: for each seed,
+    whether it froze (at least 99 % of the moons' outputs exactly 0 at the end) and how many of the
+    200 examples had their logit fall to ≤ 0 and later rise above 0."""
     X_moons, y_moons = _moons()
     runs = []
     for seed in range(10):
-        net = mlp_ref.MLP([2, 16, 1], seed=seed)
+        net = mlp_ref.MLP([2, 16, 1], seed=seed, init=init)
         been_off = np.zeros(len(X_moons), dtype=bool)    # (200,): logit ≤ 0 before some step
         came_back = np.zeros(len(X_moons), dtype=bool)   # (200,): and > 0 at a later one
         for step in range(301):                          # the logits before each step and after the last
@@ -230,9 +232,10 @@ def _relu_head_runs(lr: float) -> tuple[tuple[bool, int], ...]:
     return tuple(runs)
 
 
-def _frozen_runs(lr: float) -> int:
-    """How many of the ten ReLU-head runs froze at learning rate ``lr`` (:func:`_relu_head_runs`)."""
-    return sum(frozen for frozen, _ in _relu_head_runs(lr))
+def _frozen_runs(lr: float, init: str = "he") -> int:
+    """How many of the ten ReLU-head runs froze at learning rate ``lr`` from ``init``'s weights
+    (:func:`_relu_head_runs`)."""
+    return sum(frozen for frozen, _ in _relu_head_runs(lr, init))
 
 
 def _returned_logits(lr: float) -> tuple[int, int]:
@@ -379,10 +382,20 @@ def values() -> dict[str, str]:
     assert abs(tanh_mse) < 1e-6, (  # "vanishes when the tanh saturates"
         f"lesson 4: the tanh head's gradient at z = -10 (target 1, squared error) vanishes (< 1e-6); "
         f"found {tanh_mse:.1e}")
+    silu = mlp_ref.silu(Z_POINTS)                                               # at z = −2, −1, 0, 1, 2
+    assert silu[1] < silu[0] and silu[1] < silu[2], (  # "lower at −1 than at −2 and 0: a minimum between"
+        f"lesson 4: SiLU is lower at z = -1 than at z = -2 and z = 0; found {silu[0]:.4f}, {silu[1]:.4f}, {silu[2]:.4f}")
     returned_low, returned_high = _returned_logits(0.1)
+    # the pitfall's counts are He normal's: from Glorot (Xavier) normal weights a different number freeze
+    frozen_he, frozen_xavier = _frozen_runs(0.5), _frozen_runs(0.5, "xavier")
+    assert frozen_xavier != frozen_he, (
+        f"lesson 4, the ReLU-head pitfall: how many runs freeze depends on the initialization; found "
+        f"{frozen_he} of ten from He normal weights and {frozen_xavier} from Glorot (Xavier) normal weights")
     return {
         "returned_low": number(returned_low),               # exercise 4: the fewest and the most logits that came back
         "returned_high": number(returned_high),
+        "frozen_he": number(frozen_he),                     # the pitfall: runs frozen at rate 0.5, He normal
+        "frozen_xavier": number(frozen_xavier),             # and from Glorot (Xavier) normal weights
         "n_points": number(len(Z_POINTS)),                  # "z of shape (5,)"
         "sig_peak_inv": number(1 / sig_peak),               # "at most 4^-L", "σ'(0) = 1/4"
         "tanh_peak": number(peak["tanh"]),                  # "tanh's is 1 there"
