@@ -74,3 +74,29 @@ def test_history_of_backpropagation_and_of_mixtures_of_experts():
     body, sources = lesson9.split("\n## Sources", 1)
     for name in ("Linnainmaa", "Jacobs"):
         assert name in body and name in sources and name in SOURCES.read_text(encoding="utf-8"), name
+
+
+@pytest.mark.parametrize("name", ["02-depth-and-xor.md", "02-depth-and-xor.ru.md"])
+def test_lesson2_history_of_backpropagation_names_its_roots(name):
+    """Lesson 2 does not credit backpropagation to Rumelhart, Hinton and Williams alone: its text
+    names Linnainmaa (1970), Werbos (1974) and Rosenblatt's "back-propagating error correction"
+    (1962), each cited in the page's Sources and in the bibliography, which names lesson 2."""
+    text = (LESSONS / name).read_text(encoding="utf-8")
+    heading = "\n## Источники" if ".ru." in name else "\n## Sources"
+    body, sources = text.split(heading, 1)
+    body, sources = _flat(body), _flat(sources)
+    bibliography = (pagekit.DOCS / ("sources.ru.md" if ".ru." in name else "sources.md")).read_text(encoding="utf-8")
+    entries = {entry.split(",")[0]: entry for entry in _entries(bibliography)}
+    said = {"Linnainmaa": ("Линнайнмаа" if ".ru." in name else "Linnainmaa", "1970"),
+            "Werbos": ("Вербос" if ".ru." in name else "Werbos", "1974"),
+            "Rosenblatt": ("back-propagating error correction", "1962")}
+    problems = []
+    for author, (words, year) in said.items():
+        if words not in body or year not in body:
+            problems.append(f"{name}: the history does not name {words!r} with {year}")
+        if author not in sources or (author == "Rosenblatt" and "back-propagating error correction" not in sources):
+            problems.append(f"{name}: the Sources do not cite {author} for it")
+        cited = [e for key, e in entries.items() if author in key and year in e]
+        if not cited or not any("lessons/02-depth-and-xor.md" in e for e in cited):
+            problems.append(f"{name}: the bibliography's {author} ({year}) entry does not name lesson 2")
+    assert not problems, "\n".join(problems)

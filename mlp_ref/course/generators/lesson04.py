@@ -208,26 +208,54 @@ def _loss_curve(head, loss, seed=2, lr=0.5, steps=300):
     return np.array(values), np.array(positive)
 
 
-def _frozen_runs(lr: float) -> int:
-    """How many of the ten ReLU-head runs (seeds 0-9, squared error, 300 steps) end with at
-    least 99 % of the moons' outputs exactly 0, at learning rate ``lr``."""
+@functools.cache
+def _relu_head_runs(lr: float, init: str = "he") -> tuple[tuple[bool, int], ...]:
+    """The ten ReLU-head runs (seeds 0-9, squared error, 300 full-batch steps) at learning rate
+    ``lr``, the weights drawn by ``init`` (a name of :data:`mlp_ref.initialization.INITIALIZERS`;
+    the page's runs use :class:`mlp_ref.MLP`'s default, ``"he"``), the biases zero: for each seed,
+    whether it froze (at least 99 % of the moons' outputs exactly 0 at the end) and how many of the
+    200 examples had their logit fall to ≤ 0 and later rise above 0."""
     X_moons, y_moons = _moons()
-    frozen = 0
+    runs = []
     for seed in range(10):
-        net = mlp_ref.MLP([2, 16, 1], seed=seed)
-        for _ in range(300):
-            _, grads = mlp_ref.head_loss_and_grads(net, X_moons, y_moons, "relu", "mse")
-            mlp_ref.sgd_step(net, grads, lr)
-        frozen += bool(np.mean(net.forward(X_moons) <= 0) >= 0.99)
-    return frozen
+        net = mlp_ref.MLP([2, 16, 1], seed=seed, init=init)
+        been_off = np.zeros(len(X_moons), dtype=bool)    # (200,): logit ≤ 0 before some step
+        came_back = np.zeros(len(X_moons), dtype=bool)   # (200,): and > 0 at a later one
+        for step in range(301):                          # the logits before each step and after the last
+            logits = net.forward(X_moons)[:, 0]
+            came_back |= been_off & (logits > 0)
+            been_off |= logits <= 0
+            if step < 300:
+                _, grads = mlp_ref.head_loss_and_grads(net, X_moons, y_moons, "relu", "mse")
+                mlp_ref.sgd_step(net, grads, lr)
+        runs.append((bool(np.mean(logits <= 0) >= 0.99), int(came_back.sum())))
+    return tuple(runs)
+
+
+def _frozen_runs(lr: float, init: str = "he") -> int:
+    """How many of the ten ReLU-head runs froze at learning rate ``lr`` from ``init``'s weights
+    (:func:`_relu_head_runs`)."""
+    return sum(frozen for frozen, _ in _relu_head_runs(lr, init))
+
+
+def _returned_logits(lr: float) -> tuple[int, int]:
+    """The fewest and the most examples whose logit fell to ≤ 0 and came back, over the runs at
+    learning rate ``lr`` that did not freeze (:func:`_relu_head_runs`)."""
+    returned = [n for frozen, n in _relu_head_runs(lr) if not frozen]
+    assert returned and min(returned) > 0, (  # "a logit at or below zero can still come back"
+        f"lesson 4, exercise 4: in every ReLU-head run at learning rate {lr} that did not freeze, some "
+        f"example's logit falls to ≤ 0 and comes back above 0; found {returned} such examples per run")
+    return min(returned), max(returned)
 
 
 def frozen_runs_answer() -> str:
-    """The answer to exercise 4: the frozen runs at learning rate 0.1 against 0.5, counted."""
+    """The answer to exercise 4: the frozen runs at learning rate 0.1 against 0.5, counted, and
+    the logits that came back in the runs that did not freeze."""
     slow, fast = _frozen_runs(0.1), _frozen_runs(0.5)
     assert 0 < slow < fast, (  # the sentence says fewer, but some
         f"lesson 4, exercise 4: of the ten ReLU-head runs, fewer freeze at learning rate 0.1 than at 0.5, "
         f"but some still do; found {slow} at 0.1 and {fast} at 0.5")
+    _returned_logits(0.1)  # the answer's next sentence says these counts (values())
     return say(f"Of the ten runs, {slow} freeze, against {fast} at learning rate 0.5: fewer, but some still do.",
                ru=f"{ru_plural(slow, 'Застывает', 'Застывают', 'Застывают')} {slow} {ru_plural(slow, 'запуск', 'запуска', 'запусков')} из десяти, а при скорости "
                   f"0.5 — {fast}: меньше, но некоторые всё равно застывают.")
@@ -354,7 +382,20 @@ def values() -> dict[str, str]:
     assert abs(tanh_mse) < 1e-6, (  # "vanishes when the tanh saturates"
         f"lesson 4: the tanh head's gradient at z = -10 (target 1, squared error) vanishes (< 1e-6); "
         f"found {tanh_mse:.1e}")
+    silu = mlp_ref.silu(Z_POINTS)                                               # at z = −2, −1, 0, 1, 2
+    assert silu[1] < silu[0] and silu[1] < silu[2], (  # "lower at −1 than at −2 and 0: a minimum between"
+        f"lesson 4: SiLU is lower at z = -1 than at z = -2 and z = 0; found {silu[0]:.4f}, {silu[1]:.4f}, {silu[2]:.4f}")
+    returned_low, returned_high = _returned_logits(0.1)
+    # the pitfall's counts are He normal's: from Glorot (Xavier) normal weights a different number freeze
+    frozen_he, frozen_xavier = _frozen_runs(0.5), _frozen_runs(0.5, "xavier")
+    assert frozen_xavier != frozen_he, (
+        f"lesson 4, the ReLU-head pitfall: how many runs freeze depends on the initialization; found "
+        f"{frozen_he} of ten from He normal weights and {frozen_xavier} from Glorot (Xavier) normal weights")
     return {
+        "returned_low": number(returned_low),               # exercise 4: the fewest and the most logits that came back
+        "returned_high": number(returned_high),
+        "frozen_he": number(frozen_he),                     # the pitfall: runs frozen at rate 0.5, He normal
+        "frozen_xavier": number(frozen_xavier),             # and from Glorot (Xavier) normal weights
         "n_points": number(len(Z_POINTS)),                  # "z of shape (5,)"
         "sig_peak_inv": number(1 / sig_peak),               # "at most 4^-L", "σ'(0) = 1/4"
         "tanh_peak": number(peak["tanh"]),                  # "tanh's is 1 there"

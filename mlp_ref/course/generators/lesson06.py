@@ -8,6 +8,7 @@ configuration it describes. :func:`values` returns the numbers the page's prose 
 
 from __future__ import annotations
 
+import inspect
 from fractions import Fraction
 
 import numpy as np
@@ -535,6 +536,30 @@ def counter_widget() -> str:
                               "и увидеть число параметров; таблицы выше дают его для моделей этой страницы."))
 
 
+def _mla_dims() -> dict[str, int]:
+    """DeepSeek-V3's multi-head latent attention as the page's count makes it: the heads of
+    :data:`mlp_ref.transformer_counts.DEEPSEEK_V3` and the latent and head widths that
+    :func:`mlp_ref.mla_params` takes by default (the count passes only d and the heads)."""
+    dims = {name: p.default for name, p in inspect.signature(mlp_ref.mla_params).parameters.items()}
+    config = mlp_ref.deepseek_v3().config
+    assert dims["d"] == config.d_model and dims["n_heads"] == config.n_heads, (
+        f"lesson 6: the MLA sizes the page gives are those of DeepSeek-V3's count (d = {config.d_model}, "
+        f"{config.n_heads} heads); mla_params defaults to d = {dims['d']}, {dims['n_heads']} heads")
+    return dims
+
+
+def _mixed_precision(dtype: str = "bfloat16") -> tuple[int, int]:
+    """The memory table's ``dtype`` column for Adam, and the same with mixed precision's float32
+    optimizer moments and float32 master copy of the weights, in bytes: (column, mixed)."""
+    e = mlp_ref.memory_estimate(SIZES, batch=256, dtype=dtype, optimizer="adam")
+    P, s = mlp_ref.count_params(SIZES), mlp_ref.counting.BYTES_PER_ELEMENT
+    assert e.optimizer_state == 2 * P * s[dtype], (  # "the column keeps Adam's two moments in 2 bytes"
+        f"lesson 6: the {dtype} column keeps Adam's two moments in {s[dtype]} bytes each; found "
+        f"{e.optimizer_state:,} bytes of optimizer state for {P:,} parameters")
+    mixed = e.total - e.optimizer_state + 2 * P * s["float32"] + P * s["float32"]  # moments + master copy
+    return e.total, mixed
+
+
 def values() -> dict[str, str]:
     """The numbers lesson 6's prose says (``{@ l6.qwen_ffn_coeff @}``), as it reads them; lesson 9
     says some of them again."""
@@ -576,7 +601,16 @@ def values() -> dict[str, str]:
     ex2 = max(mlp_ref.layer_table([784, 512, 256, 10]), key=lambda row: row.total)     # exercise 2
     q1 = mlp_ref.layer_table([100, 50])[0]                                             # check yourself 1
     share = coeff["share"]
+    mla = _mla_dims()
+    column, mixed = _mixed_precision()
     return {
+        # DeepSeek-V3's MLA (math, so no thousands comma): latent widths, heads, head sizes
+        "ds_q_rank": str(mla["q_lora_rank"]), "ds_kv_rank": str(mla["kv_lora_rank"]),
+        "ds_heads": str(mla["n_heads"]), "ds_qk_nope": str(mla["qk_nope_head_dim"]),
+        "ds_qk_rope": str(mla["qk_rope_head_dim"]), "ds_v_head": str(mla["v_head_dim"]),
+        "bf16_adam_total": format_count(column),                            # the bfloat16 column's total
+        "mixed_adam_total": format_count(mixed),                            # with float32 moments and master copy
+        "mixed_adam_extra": format_count(mixed - column),
         "qwen_q_width": number(coeff["qwen_q_width"]),                       # "2d wide"
         "qwen_inner_coeff": number(Fraction(inner, d)),                      # "h = 3072 = 3d"
         "qwen_ffn_coeff": number(coeff["qwen_ffn"]),                         # "spends 9d²"

@@ -188,6 +188,20 @@ def variance_table() -> str:
          say("xavier_normal: var of a draw", ru="xavier_normal: дисперсия одной матрицы")], rows, align="lrrrr")
 
 
+def _sigmoid_spread() -> tuple[float, float]:
+    """The spread (std) of z at layers 1 and :data:`DEPTH` of the figure's stack under the sigmoid
+    with gain 1, PyTorch's ``calculate_gain("sigmoid")``: gain 1 does not keep it level."""
+    X_stack = np.random.default_rng(0).standard_normal((BATCH, WIDTH))
+    stats = mlp_ref.layer_statistics(X_stack, mlp_ref.random_stack(WIDTH, DEPTH, 1.0, seed=1), "sigmoid")
+    first, last = float(stats.z_std[0]), float(stats.z_std[-1])
+    assert last < 0.75 * first, (  # "gain 1 is PyTorch's table, not a gain that keeps the signal level"
+        f"lesson 7: under the sigmoid with gain 1 the spread of z falls by more than a quarter over "
+        f"{DEPTH} layers; found {first:.3g} at layer 1 and {last:.3g} at layer {DEPTH}")
+    assert abs(last**2 - 0.25) < 0.05, (  # "multiplies by E[a²], about 1/4 here": Var(z) = E[a²] at gain 1
+        f"lesson 7: under the sigmoid with gain 1, Var(z) settles near E[a²] ≈ 1/4; found {last**2:.3g} at layer {DEPTH}")
+    return first, last
+
+
 def values() -> dict[str, str]:
     """The numbers lesson 7's prose says (``{@ l7.growth @}``), as it reads them."""
     factor, layers = 1.1, 100  # the quiz question's per-layer factor and depth
@@ -197,7 +211,10 @@ def values() -> dict[str, str]:
     torch_default = Fraction(1, 3) / Fraction(relu_gain_sq).limit_denominator(10)        # 1/(3n) against 2/n
     tanh_flat = next(z for z in range(1, 10) if 1 - math.tanh(z) ** 2 < small_grad)      # tanh' below the threshold
     fan_in, fan_out = 300, 100  # exercise 1's tanh layer
+    sig_first, sig_last = _sigmoid_spread()
     return {
+        "sigmoid_z1": format_number(sig_first, 2),              # the sigmoid stack's spread at layer 1
+        "sigmoid_zL": format_number(sig_last, 2),               # and at layer 50, with gain 1
         "growth": format_count(int(growth)),
         "growth_pow2": number(math.floor(math.log2(growth))),  # "more than 2^13"
         "steps": number(DEPTH - 1),                             # "over 49 layers": the factors from layer 1 to 50

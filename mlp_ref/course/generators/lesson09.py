@@ -194,10 +194,13 @@ def ffn_trace() -> str:
 
 #: The batch sizes the table compares: one row at a time, and two batches.
 BATCH_SIZES = (1, 64, 1024)
+#: The timed FFN: model width d, inner width d_ff, the rows passed through it, and their dtype.
+TIMING = {"d": 128, "d_ff": 512, "rows": 4096, "dtype": np.float64}
 
 
 def batch_rates() -> dict:
-    """Rows per second of a plain-NumPy FFN 128 → 512 → 128 over 4096 rows, per batch size.
+    """Rows per second of a plain-NumPy ReLU FFN d → d_ff → d over a fixed set of rows (the sizes and
+    dtype of :data:`TIMING`), per batch size.
 
     Returns
     -------
@@ -206,11 +209,14 @@ def batch_rates() -> dict:
         of every batch size are asserted equal to those of batch size 1.
     """
     timing_rng = np.random.default_rng(0)
-    d_t, d_ff_t, n_rows = 128, 512, 4096                                # an FFN 128 -> 512 -> 128, 4096 rows
+    d_t, d_ff_t, n_rows = TIMING["d"], TIMING["d_ff"], TIMING["rows"]   # an FFN d -> d_ff -> d
     Wt1, Wt2 = timing_rng.normal(size=(d_t, d_ff_t)) / np.sqrt(d_t), timing_rng.normal(size=(d_ff_t, d_t)) / np.sqrt(d_ff_t)
     bt1, bt2 = np.zeros(d_ff_t), np.zeros(d_t)
     rows_t = timing_rng.normal(size=(n_rows, d_t))                      # (4096, 128)
     block = lambda Z: np.maximum(Z @ Wt1 + bt1, 0.0) @ Wt2 + bt2          # plain NumPy: no input checks to pay for
+    assert rows_t.dtype == Wt1.dtype == Wt2.dtype == TIMING["dtype"], (  # the page says the dtype
+        f"lesson 9: the timed FFN computes in {np.dtype(TIMING['dtype']).name}; found rows {rows_t.dtype}, "
+        f"weights {Wt1.dtype} and {Wt2.dtype}")
     rates, outputs = {}, {}
     for size in BATCH_SIZES:
         rates[size], outputs[size] = run_in_batches(block, rows_t, size, repeats=7)  # the fastest of 7: robust to a busy machine
@@ -265,4 +271,8 @@ def values() -> dict[str, str]:
         "h_num": counts["h_num"],                      # "h ≈ 8d/3"
         "h_den": counts["h_den"],
         "base_ff_coeff": number(Fraction(d_ff, d)),    # "d_ff = 2048 = 4d"
+        "timing_d": str(TIMING["d"]),                  # the timed FFN (math: no thousands comma)
+        "timing_dff": str(TIMING["d_ff"]),
+        "timing_rows": number(TIMING["rows"]),
+        "timing_dtype": np.dtype(TIMING["dtype"]).name,
     }
