@@ -33,8 +33,7 @@ from pathlib import Path
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation, get_navigation
 
-from . import ROOT
-from . import cache
+from . import ROOT, cache
 from .api_names import PACKAGE, load_package, lookup, page_codes, page_scope
 from .render_cache import _restore, _saved, cache_key
 

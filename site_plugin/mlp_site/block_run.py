@@ -21,8 +21,9 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
+from . import ROOT
 from .page_code import segments
-from .render_cache import ENVIRONMENT, PACKAGE, ROOT, cache_key, code_files
+from .render_cache import ENVIRONMENT, PACKAGE, cache_key, code_files
 
 RUNNER = Path(__file__).resolve().parent / "block_runner.py"
 RUNNER_DROPS = ("MLP_SITE_BUILD", "MLP_LANG")  # the blocks run as a reader's code: no build marker, English

@@ -29,10 +29,8 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 from mkdocs.utils import get_relative_url
 
-from . import ROOT
+from . import ROOT, cache
 from .lab_files import is_lab
-
-from . import cache
 
 KATEX = ROOT / "node_modules" / "katex" / "dist"
 RENDERER = Path(__file__).with_name("render_math.cjs")

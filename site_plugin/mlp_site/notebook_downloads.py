@@ -24,13 +24,11 @@ from pathlib import Path, PurePosixPath
 import jupytext
 from mkdocs.structure.files import File, Files
 
-from . import ROOT
 from . import cache
 from .lab_files import is_lab
 from .unused_css import classes_in, prune
 from .edition import edition_folder
 from .words import say
-
 
 
 def on_files(files: Files, config) -> Files:

@@ -72,7 +72,7 @@ class SitePlugin(BasePlugin):
 
     def on_pre_page(self, page, config, files):
         # Every warning until the page is rendered names it (a generator or a value that failed).
-        self.page_namer.start(source_of(page, render_cache.ROOT))
+        self.page_namer.start(source_of(page, ROOT))
         return page
 
     def on_page_markdown(self, markdown, page, config, files):
@@ -103,7 +103,7 @@ class SitePlugin(BasePlugin):
         return env
 
     def on_page_context(self, context, page, config, nav):
-        self.page_namer.start(source_of(page, render_cache.ROOT))  # the page's template and its post_page steps
+        self.page_namer.start(source_of(page, ROOT))  # the page's template and its post_page steps
         return context
 
     def on_post_page(self, output, page, config):

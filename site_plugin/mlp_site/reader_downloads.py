@@ -48,8 +48,7 @@ from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 
-from . import ROOT
-from . import cache
+from . import ROOT, cache
 from .lab_files import edit_markdown_cells, is_download_notebook, is_lab
 from .words import say
 

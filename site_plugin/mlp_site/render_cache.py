@@ -48,8 +48,7 @@ from pathlib import Path
 
 from mkdocs.structure.toc import get_toc
 
-from . import ROOT
-from . import cache
+from . import ROOT, cache
 from .lab_files import is_lab
 
 DOCS = ROOT / "docs"

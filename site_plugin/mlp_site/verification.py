@@ -53,11 +53,11 @@ import markdown as markdown_lib
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.utils import get_relative_url
 
-from . import cache
+from . import ROOT, cache
 from .block_run import BlockRun, blocks_key, judge
 from .lab_files import is_lab
 from .page_code import blocks_of, parse_fences, segments
-from .render_cache import ROOT, now_utc
+from .render_cache import now_utc
 from .verification_line import line_html, report_markdown
 from .words import language, say
 
