@@ -12,6 +12,7 @@ its title (``# 3. The forward pass …``, ``# # Lab A: …`` in a lab's notebook
 from __future__ import annotations
 
 import ast
+import functools
 import posixpath
 import re
 from dataclasses import dataclass
@@ -197,11 +198,27 @@ class GeneratorCall:
 
 def _module_functions(path: Path) -> dict[str, tuple[int, str, set[str]]]:
     """A module's top-level functions: name -> (line of its def, its source, the names it uses)."""
-    text = path.read_text(encoding="utf-8")
-    tree = ast.parse(text, filename=str(path))
-    return {node.name: (node.lineno, ast.get_source_segment(text, node, padded=True),
-                        {n.id for n in ast.walk(node) if isinstance(n, ast.Name)})
+    return _functions(path.read_text(encoding="utf-8"), str(path))
+
+
+@functools.lru_cache(maxsize=64)
+def _functions(text: str, filename: str) -> dict[str, tuple[int, str, set[str]]]:
+    # Kept by the module's text: a page's scan asks for the same few modules hundreds of times.
+    # Each source is cut from the lines split once (ast.get_source_segment splits the whole text
+    # again for every function: 63 of the 88 s of tests/test_prose_numbers.py went there).
+    lines, tree = text.splitlines(keepends=True), ast.parse(text, filename=filename)
+    return {node.name: (node.lineno, _segment(lines, node), {n.id for n in ast.walk(node) if isinstance(n, ast.Name)})
             for node in tree.body if isinstance(node, ast.FunctionDef)}
+
+
+def _segment(lines: list[str], node: ast.stmt) -> str:
+    """What ``ast.get_source_segment(text, node, padded=True)`` returns for a top-level ``node``
+    (its columns are UTF-8 byte offsets)."""
+    first, last = node.lineno - 1, node.end_lineno - 1
+    if first == last:
+        return lines[first].encode()[node.col_offset:node.end_col_offset].decode()
+    head = " " * node.col_offset + lines[first].encode()[node.col_offset:].decode()
+    return head + "".join(lines[first + 1:last]) + lines[last].encode()[:node.end_col_offset].decode()
 
 
 def generator_modules(text: str, generators: Path | None = None) -> list[Path]:
