@@ -21,6 +21,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 import types
 from html import unescape
 import urllib.request
@@ -270,12 +271,21 @@ def _wheel_alone(config: pytest.Config):
     which then imports every module the wheel ships and runs the lab's first code cells. In the
     background from the end of collection (tests/early.py): it mostly waits for the index.
     Returns (the wheel, pip's result, the run's result or None, the environment's folder)."""
-    folder = early.new_folder(config, "wheel-alone-")
     wheel = reader_downloads._pip_wheel()
-    python = readerkit.new_venv(folder / "venv")
-    pip = readerkit.public_pip(python, "install", "--quiet", f"{wheel}[labs]")
-    if pip.returncode != 0:
-        return wheel, pip, None, folder
+    # The environment is kept (mlp_site/cache.py) under a key of the wheel's bytes (built with a fixed
+    # SOURCE_DATE_EPOCH: the same sources, the same bytes) and of the day: pip resolves the extra's
+    # ranges against the index anew each day, and whenever the wheel changed. The modules and the
+    # lab's cells run in it on every run.
+    folder = cache.folder("reader", cache.key("wheel-alone", wheel, time.strftime("%Y-%m-%d", time.gmtime())))
+    python, installed = folder / "venv" / "bin" / "python", folder / ".installed"
+    if installed.is_file():
+        pip = subprocess.CompletedProcess(["pip", "install", f"{wheel.name}[labs]"], 0, installed.read_text(), "")
+    else:
+        python = readerkit.new_venv(folder / "venv")
+        pip = readerkit.public_pip(python, "install", "--quiet", f"{wheel}[labs]")
+        if pip.returncode != 0:
+            return wheel, pip, None, folder
+        installed.write_text(f"installed {wheel.name}[labs] on an earlier run\n{pip.stdout}", encoding="utf-8")
     cells = [code for _, code in editions.code_cells((pagekit.DOCS / "labs" / FIRST_CELLS_LAB).read_text(encoding="utf-8"))]
     env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", reader_downloads.SITE_BUILD_ENV)}
     env["MPLBACKEND"] = "Agg"  # no display here; a notebook's kernel uses its inline backend
@@ -493,20 +503,33 @@ def browser_install_line(url: str) -> str:
 
 
 @pytest.mark.parametrize("page", ["", "ru/labs/digits/"])
-def test_a_copy_served_elsewhere_installs_from_itself(built_site, server, tmp_path, page):
+def test_a_copy_served_elsewhere_gives_the_line_for_its_own_address(built_site, page):
     """A teacher serves the built folder at another address: the page, in the browser, gives the line
-    for that address, and pip, in a fresh environment, takes the wheel from the copy, checked by its
-    SHA-256 (a dry run for the third-party pins, which come from the index; the wheel step installs)."""
+    for that address (every page gives the same line: the one pip runs in the test below)."""
+    httpd = _serve_elsewhere(built_site, [])
+    copy = f"http://127.0.0.1:{httpd.server_address[1]}"
+    try:
+        line = browser_install_line(f"{copy}/{page}")
+    finally:
+        httpd.shutdown()
+    (wheel,) = (built_site / "downloads").glob("mlp_ref-*-py3-none-any.whl")
+    expected = reader_downloads.install_command(f"{copy}/", wheel.name, hashlib.sha256(wheel.read_bytes()).hexdigest())
+    assert line == expected, f"{page or 'home'} served at {copy}: expected the line {expected!r}, found {line!r}"
+
+
+def test_a_copy_served_elsewhere_installs_from_itself(built_site, tmp_path):
+    """pip, in a fresh environment, runs the home page's line of a copy served at another address and
+    takes the wheel from the copy, checked by its SHA-256 (a dry run for the third-party pins, which
+    come from the index; the wheel step installs). Once: the line is the same on every page (above),
+    and the dry run over every pin is most of this file's time."""
     import shlex
 
     requests: list[str] = []
     httpd = _serve_elsewhere(built_site, requests)
     copy = f"http://127.0.0.1:{httpd.server_address[1]}"
     try:
-        line = browser_install_line(f"{copy}/{page}")
+        line = browser_install_line(f"{copy}/")
         (wheel,) = (built_site / "downloads").glob("mlp_ref-*-py3-none-any.whl")
-        expected = reader_downloads.install_command(f"{copy}/", wheel.name, hashlib.sha256(wheel.read_bytes()).hexdigest())
-        assert line == expected, f"{page or 'home'} served at {copy}: expected the line {expected!r}, found {line!r}"
         pip, install, *args = shlex.split(line)
         python = readerkit.new_venv(tmp_path / "venv")
         result = readerkit.public_pip(python, install, "--dry-run", "--ignore-installed", "--quiet", *args)
