@@ -811,6 +811,102 @@ def test_training_playground_edge_cases(opened):
     assert problems == [], "\n".join(problems[:20])
 
 
+# A phone: a touch screen 390 px wide (the playground's map is most of its width).
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+PLAYGROUND_STATE = ("(root) => { const s = document.querySelector(root).mlpState; return {steps: s.steps, "
+                    "W: s.W, b: s.b, losses: s.losses, added: s.setting.added, n: s.n, "
+                    "status: document.querySelector(root + ' output').textContent}; }")
+
+
+def swipe(page, x: float, y: float, distance: float) -> None:
+    """A finger put down at (x, y) (CSS px in the viewport), moved up by ``distance`` in ten moves a
+    frame apart, and lifted: what a reader does to scroll down (Chrome's touch events, through CDP)."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for k in range(1, 11):
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y - distance * k / 10}]})
+        page.wait_for_timeout(16)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    page.wait_for_timeout(300)  # the scroll's fling settles
+    cdp.detach()
+
+
+def playground_by_touch(browser, url: str) -> list[str]:
+    """What goes wrong on the page at ``url`` when the playground is used by touch: a tap on the map
+    with "Add points" off must change nothing of the run; a swipe over the map must scroll the page
+    and add nothing, even with the mode on; with the mode on a tap adds one point (and starts again
+    from step 0); Undo takes it back with the run it had reset. The buttons are found by the names
+    the page gives them (its own language's words)."""
+    visit = PageVisit(browser, url, **PHONE)
+    try:
+        page, root = visit.page, '.mlp-widget[data-widget="training-playground"]'
+        page.wait_for_selector(f"{root} .mlp-widget__title", timeout=30000)
+        words = json.loads(page.evaluate(f"() => document.querySelector('{root}').dataset.config"))["text"]
+        widget = page.locator(root)
+        mode = widget.get_by_role("button", name=words["addMode"], exact=True)
+        undo = widget.get_by_role("button", name=words["undo"], exact=True)
+        problems = []
+        if mode.get_attribute("aria-pressed") != "false":
+            problems.append(f"{url}: the add-points toggle starts as aria-pressed={mode.get_attribute('aria-pressed')!r}, "
+                            "expected 'false' (off)")
+        if undo.get_attribute("aria-disabled") != "true":
+            problems.append(f"{url}: Undo is not disabled before any point is added")
+        widget.get_by_role("button", name=words["step10"], exact=True).tap()
+        trained = page.evaluate(PLAYGROUND_STATE, root)
+        canvas = page.locator(f"{root} canvas")
+        canvas.scroll_into_view_if_needed()
+        canvas.tap(position={"x": 60, "y": 80})
+        tapped = page.evaluate(PLAYGROUND_STATE, root)
+        if (tapped["steps"], tapped["added"], tapped["W"]) != (trained["steps"], trained["added"], trained["W"]):
+            problems.append(f"{url}: a tap on the map with the mode off changed the run: step {trained['steps']} -> "
+                            f"{tapped['steps']}, added points {trained['added']} -> {tapped['added']}")
+
+        mode.tap()
+        if mode.get_attribute("aria-pressed") != "true":
+            problems.append(f"{url}: the add-points toggle is aria-pressed={mode.get_attribute('aria-pressed')!r} "
+                            "after a tap, expected 'true'")
+        # a swipe up that starts on the map, with the mode on: the page scrolls, no point is added
+        canvas.scroll_into_view_if_needed()
+        box = canvas.bounding_box()
+        top = page.evaluate("() => window.scrollY")
+        swipe(page, box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.8, 200)
+        swiped = page.evaluate(PLAYGROUND_STATE, root)
+        scrolled = page.evaluate("() => window.scrollY") - top
+        if swiped["added"] != trained["added"] or swiped["steps"] != trained["steps"]:
+            problems.append(f"{url}: a swipe over the map changed the run: added points {swiped['added']}, "
+                            f"step {swiped['steps']} (expected {trained['steps']})")
+        if scrolled < 50:
+            problems.append(f"{url}: a swipe of 200 px over the map scrolled the page by {scrolled} px")
+
+        canvas.scroll_into_view_if_needed()
+        canvas.tap(position={"x": 60, "y": 80})
+        added = page.evaluate(PLAYGROUND_STATE, root)
+        if len(added["added"]) != 1 or added["n"] != trained["n"] + 1 or added["steps"] != 0:
+            problems.append(f"{url}: a tap with the mode on: {len(added['added'])} points added (expected 1), "
+                            f"{added['n']} points (expected {trained['n'] + 1}), step {added['steps']} (expected 0)")
+        if undo.get_attribute("aria-disabled") == "true":
+            problems.append(f"{url}: Undo is disabled after a point was added")
+        undo.tap()
+        undone = page.evaluate(PLAYGROUND_STATE, root)
+        # the run is restored as it was, the same arrays: compared exactly
+        if (undone["added"], undone["n"], undone["steps"], undone["W"], undone["b"], undone["losses"]) != (
+                trained["added"], trained["n"], trained["steps"], trained["W"], trained["b"], trained["losses"]):
+            problems.append(f"{url}: after Undo: added {undone['added']}, {undone['n']} points, step {undone['steps']}; "
+                            f"expected the run before the point: no point added, {trained['n']} points, "
+                            f"step {trained['steps']} with its weights and losses")
+        if undo.get_attribute("aria-disabled") != "true":
+            problems.append(f"{url}: Undo is still enabled with no added point left to take back")
+        return problems + visit.problems
+    finally:
+        visit.close()
+
+
+def test_training_playground_by_touch(browser, widget_pages):
+    """Issue 36: a tap never destroys the run the reader built, and a swipe over the map scrolls."""
+    problems = playground_by_touch(browser, widget_pages["training-playground"])
+    assert problems == [], "\n".join(problems)
+
+
 # --------------------------------------------------------------------------- backward stepper
 
 STEPPER_WALK = """([settings]) => {
