@@ -546,8 +546,10 @@ STABLE_RATE = 0.3        # the largest rate whose runs are compared after 100 st
 PLAYGROUND_RATES = (0.03, 0.1, 0.3, 1.0, 3.0)
 
 # Drive the playground through its controls (their own change and input events, and clicks on
-# its buttons) and read the exact numbers behind what it shows, in one round trip per batch.
-PLAYGROUND_RUN = """([settings]) => {
+# its buttons) and read the exact numbers behind what it shows, in one round trip per batch. After
+# 10 and 100 steps it waits for the map to be drawn (the next animation frame) and reads the ŷ it
+# coloured in each cell as well.
+PLAYGROUND_RUN = """async ([settings]) => {
     const widget = document.querySelector('.mlp-widget[data-widget="training-playground"]');
     const set = (param, value) => {
         const c = widget.querySelector(`[data-param="${param}"]`);
@@ -555,30 +557,34 @@ PLAYGROUND_RUN = """([settings]) => {
         c.dispatchEvent(new Event(c.tagName === 'SELECT' ? 'change' : 'input', {bubbles: true}));
     };
     const click = (action) => widget.querySelector(`button[data-action="${action}"]`).click();
-    const read = () => {
+    const drawn = () => new Promise(done => requestAnimationFrame(() => done()));  // after the widget's own frame
+    const read = async (map = false) => {
+        if (map) await drawn();
         const s = widget.mlpState;
         return {steps: s.steps, W: s.W, b: s.b, loss: s.loss, correct: s.correct, n: s.n, diverged: s.diverged,
                 status: widget.querySelector('output').textContent,
                 error: widget.querySelector('.mlp-widget__error').textContent,
-                text: widget.innerText, url: location.search};
+                text: widget.innerText, url: location.search, map: map ? s.map : null};
     };
-    return settings.map(s => {
+    const out = [];
+    for (const s of settings) {
         set('data', s.data);
         set('depth', String(s.widths.length));
         s.widths.forEach((w, k) => set(`width${k + 1}`, String(w)));
         set('activation', s.activation);
         set('rate', String(s.rate));
         set('seed', String(s.seed));
-        const out = {0: read()};
+        const run = {0: await read()};
         click('step');
-        out[1] = read();
+        run[1] = await read();
         click('reset');
         click('step10');
-        out[10] = read();
+        run[10] = await read(true);
         for (let k = 0; k < 9; k += 1) click('step10');
-        out[100] = read();
-        return out;
-    });
+        run[100] = await read(true);
+        out.push(run);
+    }
+    return out;
 }"""
 
 
@@ -662,7 +668,60 @@ def check_playground(reading: dict, runs: dict, k: int, where: str) -> list[str]
                         f"{format_number(loss, 4)}")
     if re.search(r"\bnan\b|\bNaN\b|Infinity|\binf\b", reading["text"]):
         problems.append(f"{where}: the widget shows a number that is not finite: {reading['text'][:200]!r}")
+    if reading.get("map"):
+        problems += check_map(reading["map"], net, where)
     return problems
+
+
+# The heat map against mlp_ref: each cell's ŷ, as the widget coloured it, against mlp_ref's forward
+# pass of the same step's network at the cell's centre (computed here from the plotted square: cell
+# (r, c) of an n x n grid, row 0 at the top). ŷ is a sigmoid in (0, 1), so the difference is absolute;
+# with the parameters within PLAYGROUND_RTOL of their layer's largest, ŷ is within about that (measured
+# here: see LARGEST["heat map"]). A map without the output layer's bias, or one drawn from the
+# network before the last step, misses it by far more.
+MAP_ATOL = 1e-9
+
+
+# How many of the map's cells (a 40 x 40 grid) have, at their centre on the canvas, a colour more than
+# one level (of 255) off ui.js's colour of the ŷ given for that cell.
+MAP_PIXELS = """async ([root, values]) => {
+    await new Promise(done => requestAnimationFrame(() => done()));
+    const { colour } = await import(new URL('../../javascripts/widgets/ui.js', location.href));
+    const canvas = document.querySelector(root + ' canvas');
+    const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    const n = 40, size = canvas.width / n;
+    let off = 0;
+    values.forEach((v, k) => {
+        const [x, y] = [Math.floor((k % n + 0.5) * size), Math.floor((Math.floor(k / n) + 0.5) * size)];
+        const at = 4 * (y * canvas.width + x);
+        if (colour(v).some((c, i) => Math.abs(c - pixels[at + i]) > 1)) off += 1;
+    });
+    return off;
+}"""
+
+
+def map_grid(n: int, low: float, high: float) -> np.ndarray:
+    """The centres of an n x n grid of cells over [low, high]², row by row from the top: (n * n, 2)."""
+    centres = low + (high - low) * (np.arange(n) + 0.5) / n
+    x1, x2 = np.meshgrid(centres, centres[::-1])
+    return np.stack([x1.ravel(), x2.ravel()], axis=1)
+
+
+def check_map(drawn: dict, net: mlp_ref.MLP, where: str) -> list[str]:
+    """The widget's drawn map (``mlpState.map``: grid, square, values) against ``net`` on the same grid."""
+    n, (low, high) = drawn["grid"], drawn["square"]
+    values = np.array(drawn["values"], dtype=float)
+    if values.shape != (n * n,):
+        return [f"{where}: the heat map has {values.size} cells, expected {n} x {n}"]
+    expected = net.forward(map_grid(n, low, high))[:, 0]
+    error = np.abs(values - expected)
+    LARGEST["heat map"] = max(LARGEST.get("heat map", 0.0), float(error.max()))
+    if not error.max() <= MAP_ATOL:
+        k = int(error.argmax())
+        return [f"{where}: the heat map's cell (row {k // n + 1}, column {k % n + 1}) of {n} x {n} over [{low}, {high}]² "
+                f"shows ŷ = {values[k]:.6f}, mlp_ref's forward pass gives {expected[k]:.6f} "
+                f"({int(np.count_nonzero(error > MAP_ATOL))} cells differ by more than {MAP_ATOL:g})"]
+    return []
 
 
 def compare_runs(readings: list[dict], settings: list[dict]) -> list[str]:
@@ -703,6 +762,15 @@ def test_training_playground(opened, viewport):
                             "status: document.querySelector(root + ' output').textContent, "
                             "text: document.querySelector(root).innerText}; }", root)
     problems += check_playground(reading, playground_reference(first), 10, f"{first} typed, 10 steps")
+    # what is drawn is that map: the pixel at each cell's centre has the colour of mlp_ref's ŷ there,
+    # except where a data point's marker covers it
+    net = playground_reference(first)[10][0]
+    square = config["datasets"][first["data"]]["square"]
+    covered = page.evaluate(MAP_PIXELS, [root, net.forward(map_grid(40, *square))[:, 0].tolist()])
+    points = len(config["datasets"][first["data"]]["X"])
+    if covered > points:
+        problems.append(f"{first} typed, 10 steps: {covered} of the map's 1600 cells are not drawn in the colour of "
+                        f"mlp_ref's ŷ (at most one per data point, {points}, may be under a marker)")
 
     # the rest by the controls' events and button clicks, 1, 10 and 100 steps each
     readings = page.evaluate(PLAYGROUND_RUN, [settings])

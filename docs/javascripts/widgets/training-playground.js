@@ -131,6 +131,7 @@ function build(root, config) {
   // --- displays
   const small = el('canvas', { width: GRID, height: GRID });
   const cells = small.getContext('2d').createImageData(GRID, GRID);
+  const drawn = new Float64Array(GRID * GRID); // the ŷ of each cell as last drawn, row 0 at the top (mlpState.map)
   const canvas = el('canvas', { width: 320, height: 320, tabindex: 0, role: 'img', class: 'mlp-widget__plot' });
   // a swipe over the map scrolls the page, as anywhere else (ui.js's touch-action: none is for maps one drags on)
   canvas.style.touchAction = 'manipulation';
@@ -252,7 +253,8 @@ function build(root, config) {
     for (let r = 0; r < GRID; r += 1) {
       const x2 = high - ((high - low) * (r + 0.5)) / GRID; // row 0 is the top
       for (let c = 0; c < GRID; c += 1) {
-        const [red, green, blue] = colour(outputAt(run.state.net, low + ((high - low) * (c + 0.5)) / GRID, x2));
+        drawn[r * GRID + c] = outputAt(run.state.net, low + ((high - low) * (c + 0.5)) / GRID, x2);
+        const [red, green, blue] = colour(drawn[r * GRID + c]);
         const k = 4 * (r * GRID + c);
         pixels[k] = red;
         pixels[k + 1] = green;
@@ -396,7 +398,7 @@ function build(root, config) {
     get() {
       return { steps: run.steps, W: run.state.net.W, b: run.state.net.b, loss: run.state.loss, losses: run.losses,
         correct: correctCount(run.state, data().y), n: data().y.length, diverged: run.diverged, setting, adding,
-        undoable: history.length };
+        undoable: history.length, map: { grid: GRID, square: data().square, values: Array.from(drawn) } };
     },
   });
 
