@@ -498,6 +498,52 @@ def test_parameter_counter(opened, viewport):
     STATS["widget settings compared"] += len(widths) + len(settings) + len(mlp_ref.CONFIGS)
 
 
+# Every cell of the counter's tables that the reader cannot see whole without scrolling: a cell that
+# sticks out of the visible part of its scroll box (the outermost one, for a table Material wrapped
+# again on load).
+COUNTER_CUT = """(root) => {
+    const cut = [];
+    for (const table of document.querySelectorAll(root + ' table')) {
+        const boxes = [];
+        for (let e = table.parentElement; e && !e.matches(root); e = e.parentElement)
+            if (e.classList.contains('md-typeset__scrollwrap')) boxes.push(e.getBoundingClientRect());
+        const box = boxes.at(-1) || table.parentElement.getBoundingClientRect();
+        for (const cell of table.querySelectorAll('th, td')) {
+            const r = cell.getBoundingClientRect();
+            if (r.left < box.left - 0.5 || r.right > box.right + 0.5)
+                cut.push(`"${cell.textContent}" spans ${Math.round(r.left)}-${Math.round(r.right)} px in a box of ${Math.round(box.left)}-${Math.round(box.right)} px`);
+        }
+    }
+    return cut;
+}"""
+
+
+def counter_on_a_phone(browser, url: str) -> list[str]:
+    """The counter's cells that a reader at 390 px cannot see whole, on the page at ``url``: as the
+    page is first drawn, and once widths are typed (the widget draws its tables again)."""
+    visit = PageVisit(browser, url, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    try:
+        page, root = visit.page, '.mlp-widget[data-widget="parameter-counter"]'
+        page.wait_for_selector(f"{root} table", timeout=30000)
+        problems = [f"{url} as first drawn: {cut}" for cut in page.evaluate(COUNTER_CUT, root)]
+        page.locator(f"{root} input[type=text]").fill("784, 128, 64, 10")
+        problems += [f"{url} after typing 784, 128, 64, 10: {cut}" for cut in page.evaluate(COUNTER_CUT, root)]
+        headers = page.evaluate(f"() => [...document.querySelectorAll('{root} table')[0].querySelectorAll('th')]"
+                                ".map(th => th.textContent)")
+        if len(headers) != 5:
+            problems.append(f"{url}: expected the per-layer table's 5 columns, found {headers}")
+        return problems + visit.problems
+    finally:
+        visit.close()
+
+
+def test_the_parameter_counter_shows_every_column_on_a_phone(browser, widget_pages):
+    """Issue 36: at 390 px the counter's per-layer table shows its "biases" and "total" columns, and
+    the transformer's table its share, whole and without scrolling."""
+    problems = counter_on_a_phone(browser, widget_pages["parameter-counter"])
+    assert problems == [], "lesson 6's counter at 390 px:\n" + "\n".join(problems)
+
+
 def test_widget_scripts_are_small_and_local(built_site, widget_pages):
     """Each widget page loads only its own scripts from the site, under 30 KB of JavaScript (the
     training playground, which trains and draws a network, under the 40 KB its issue allows)."""

@@ -32,7 +32,7 @@ from mlp_ref.course.widgets import WIDGETS, widget_html
 from prose.structure import generator_calls
 from tests import editions, pagekit
 from tests.browser_visits import PageVisit, page_url
-from tests.test_widgets import FIT, fit_problems, playground_by_touch
+from tests.test_widgets import FIT, counter_on_a_phone, fit_problems, playground_by_touch
 
 EDITIONS = ("en", "ru")
 CYRILLIC = re.compile("[А-Яа-яЁё]")
@@ -257,6 +257,12 @@ def test_the_russian_widget_is_labelled_and_fits_a_laptop_and_a_phone(opened, re
         problems += [f"{size['width']} px: {problem}" for problem in fit_problems(page.evaluate(FIT, name))]
     page.set_viewport_size({"width": 1280, "height": 900})
     assert problems == [], problems
+
+
+def test_the_russian_counter_shows_every_column_on_a_phone(browser, widget_urls):
+    """The Russian headers are longer: at 390 px every column of the counter's tables is still in sight."""
+    problems = counter_on_a_phone(browser, widget_urls["parameter-counter", "ru"])
+    assert problems == [], "\n".join(problems)
 
 
 def test_the_russian_playground_by_touch(browser, widget_urls):
