@@ -292,3 +292,33 @@ def test_a_wrong_gradient_is_said_in_words(test_file, tmp_path):
         f"no sentence naming dW1's relative error and its bound:\n{output}"
     dumps = [line for line in output.splitlines() if re.search(r"np\.float64\(|array\(\[|Max absolute difference", line)]
     assert dumps == [], f"{test_file.name}: the failure dumps numbers instead of saying them: {dumps[:5]}"
+
+
+BLOCK = ("MODULE", "left_to_write", "LEFT_TO_WRITE", "names_used", "test_every_function_is_written", "skip_until_written")
+
+
+def left_to_write_block(path: Path) -> list[str]:
+    """The code of the block that names what is left to write, in a test file (its words emptied)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = {}
+    for node in tree.body:
+        names = [node.name] if isinstance(node, ast.FunctionDef) else [t.id for t in getattr(node, "targets", [])
+                                                                        if isinstance(t, ast.Name)]
+        for name in set(names) & set(BLOCK):
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.Constant) and isinstance(inner.value, str):
+                    inner.value = ""
+            found[name] = ast.dump(node, include_attributes=False)
+    return [found.get(name, f"no {name}") for name in BLOCK]
+
+
+def test_every_exercise_has_the_same_left_to_write_block():
+    """The block is copied into each exercise's tests (a reader downloads only the test file and the
+    starter): every copy has the same code as lesson 5's English one."""
+    reference = pagekit.DOCS / "exercises" / "lesson05-backprop" / "test_backward.py"
+    expected = left_to_write_block(reference)
+    differ = {p.relative_to(pagekit.DOCS).as_posix(): [name for name, a, b in zip(BLOCK, left_to_write_block(p), expected)
+                                                        if a != b]
+              for p in EXERCISES}
+    differ = {path: names for path, names in differ.items() if names}
+    assert differ == {}, f"these copies of {reference.name}'s left-to-write block differ from it: {differ}"
