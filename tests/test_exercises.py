@@ -239,3 +239,86 @@ def test_a_twin_with_other_code_is_found(tmp_path):
     en.write_text('with pytest.raises(ValueError, match="X"):\n    f()\n', encoding="utf-8")
     ru.write_text('with pytest.raises(ValueError, match="Х"):\n    f()\n', encoding="utf-8")
     assert _code_of(en) != _code_of(ru)
+
+
+# --- what a failing run says (issue 36) ---------------------------------------------------------
+# The starter's run says once which functions are still the starter's, in a few lines, instead of
+# the same NotImplementedError once per test; a wrong gradient is said in words, without array dumps.
+STARTER_LINES = 40  # at most this many lines of output from an untouched starter's run
+
+
+@pytest.mark.parametrize("test_file", EXERCISES, ids=[exercise_id(p) for p in EXERCISES])
+def test_the_untouched_starter_says_once_what_is_left_to_write(test_file, runs):
+    result = runs[exercise_id(test_file), "starter"]
+    output = result.stdout + result.stderr
+    counts = outcome_counts(result)
+    messages = re.findall(r"""raise NotImplementedError\(["'](.*?)["']\)\s*$""",
+                          starter_of(test_file).read_text(encoding="utf-8"), re.MULTILINE)
+    problems = []
+    if counts.get("failed") != 1 or set(counts) - {"failed", "skipped"}:
+        problems.append(f"expected 1 failed test (the one that names what is left to write) and the rest skipped, "
+                        f"found {counts}")
+    for message in messages:
+        said = len(re.findall(rf"""NotImplementedError\(["']{re.escape(message)}["']\)""", output))
+        if said != 1:
+            problems.append(f"the starter's NotImplementedError({message!r}) is said {said} times, expected once")
+    if output.count("NotImplementedError") != len(messages):
+        problems.append(f"NotImplementedError is said {output.count('NotImplementedError')} times, expected once for "
+                        f"each of the starter's {len(messages)} functions")
+    if len(output.splitlines()) > STARTER_LINES:
+        problems.append(f"{len(output.splitlines())} lines of output, expected at most {STARTER_LINES}")
+    assert problems == [], f"{test_file.name} on the untouched starter: " + "; ".join(problems) + f"\n{output}"
+
+
+# The lesson 5 solution with one mistake: relu' taken at the layer's output A instead of Z (the
+# same here, both > 0 where on), so the mistake is a dropped factor: each hidden delta halved.
+WRONG_BACKWARD = ("delta = (delta @ weights[l].T) * (Z[l - 1] > 0.0)", "delta = 0.5 * (delta @ weights[l].T) * (Z[l - 1] > 0.0)")
+
+
+@pytest.mark.parametrize("test_file", [p for p in EXERCISES if p.parent.name == "lesson05-backprop"],
+                         ids=lambda p: exercise_id(p))
+def test_a_wrong_gradient_is_said_in_words(test_file, tmp_path):
+    """A backward pass with one wrong factor: the gradient check names the gradient, its relative
+    error and the bound, and says where to look, in the reader's language; no array is dumped."""
+    solution = solution_of(test_file).read_text(encoding="utf-8")
+    assert WRONG_BACKWARD[0] in solution, f"{solution_of(test_file)} no longer has the line {WRONG_BACKWARD[0]!r}"
+    wrong = tmp_path / "backward.py"
+    wrong.write_text(solution.replace(*WRONG_BACKWARD), encoding="utf-8")
+    result = run_reader_tests(test_file, wrong, tmp_path / "run")
+    output = result.stdout + result.stderr
+    said = (re.search(r"относительная ошибка dW1 равна [\d.e+-]+ \(ожидалось < 1e-6\)", output) if is_russian(test_file)
+            else re.search(r"relative error of dW1 is [\d.e+-]+ \(expected < 1e-6\): check", output))
+    assert result.returncode == 1 and said, f"{test_file.name} on a backward pass with halved hidden deltas: " \
+        f"no sentence naming dW1's relative error and its bound:\n{output}"
+    dumps = [line for line in output.splitlines() if re.search(r"np\.float64\(|array\(\[|Max absolute difference", line)]
+    assert dumps == [], f"{test_file.name}: the failure dumps numbers instead of saying them: {dumps[:5]}"
+
+
+BLOCK = ("MODULE", "left_to_write", "LEFT_TO_WRITE", "names_used", "test_every_function_is_written", "skip_until_written")
+
+
+def left_to_write_block(path: Path) -> list[str]:
+    """The code of the block that names what is left to write, in a test file (its words emptied)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = {}
+    for node in tree.body:
+        names = [node.name] if isinstance(node, ast.FunctionDef) else [t.id for t in getattr(node, "targets", [])
+                                                                        if isinstance(t, ast.Name)]
+        for name in set(names) & set(BLOCK):
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.Constant) and isinstance(inner.value, str):
+                    inner.value = ""
+            found[name] = ast.dump(node, include_attributes=False)
+    return [found.get(name, f"no {name}") for name in BLOCK]
+
+
+def test_every_exercise_has_the_same_left_to_write_block():
+    """The block is copied into each exercise's tests (a reader downloads only the test file and the
+    starter): every copy has the same code as lesson 5's English one."""
+    reference = pagekit.DOCS / "exercises" / "lesson05-backprop" / "test_backward.py"
+    expected = left_to_write_block(reference)
+    differ = {p.relative_to(pagekit.DOCS).as_posix(): [name for name, a, b in zip(BLOCK, left_to_write_block(p), expected)
+                                                        if a != b]
+              for p in EXERCISES}
+    differ = {path: names for path, names in differ.items() if names}
+    assert differ == {}, f"these copies of {reference.name}'s left-to-write block differ from it: {differ}"

@@ -498,6 +498,52 @@ def test_parameter_counter(opened, viewport):
     STATS["widget settings compared"] += len(widths) + len(settings) + len(mlp_ref.CONFIGS)
 
 
+# Every cell of the counter's tables that the reader cannot see whole without scrolling: a cell that
+# sticks out of the visible part of its scroll box (the outermost one, for a table Material wrapped
+# again on load).
+COUNTER_CUT = """(root) => {
+    const cut = [];
+    for (const table of document.querySelectorAll(root + ' table')) {
+        const boxes = [];
+        for (let e = table.parentElement; e && !e.matches(root); e = e.parentElement)
+            if (e.classList.contains('md-typeset__scrollwrap')) boxes.push(e.getBoundingClientRect());
+        const box = boxes.at(-1) || table.parentElement.getBoundingClientRect();
+        for (const cell of table.querySelectorAll('th, td')) {
+            const r = cell.getBoundingClientRect();
+            if (r.left < box.left - 0.5 || r.right > box.right + 0.5)
+                cut.push(`"${cell.textContent}" spans ${Math.round(r.left)}-${Math.round(r.right)} px in a box of ${Math.round(box.left)}-${Math.round(box.right)} px`);
+        }
+    }
+    return cut;
+}"""
+
+
+def counter_on_a_phone(browser, url: str) -> list[str]:
+    """The counter's cells that a reader at 390 px cannot see whole, on the page at ``url``: as the
+    page is first drawn, and once widths are typed (the widget draws its tables again)."""
+    visit = PageVisit(browser, url, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    try:
+        page, root = visit.page, '.mlp-widget[data-widget="parameter-counter"]'
+        page.wait_for_selector(f"{root} table", timeout=30000)
+        problems = [f"{url} as first drawn: {cut}" for cut in page.evaluate(COUNTER_CUT, root)]
+        page.locator(f"{root} input[type=text]").fill("784, 128, 64, 10")
+        problems += [f"{url} after typing 784, 128, 64, 10: {cut}" for cut in page.evaluate(COUNTER_CUT, root)]
+        headers = page.evaluate(f"() => [...document.querySelectorAll('{root} table')[0].querySelectorAll('th')]"
+                                ".map(th => th.textContent)")
+        if len(headers) != 5:
+            problems.append(f"{url}: expected the per-layer table's 5 columns, found {headers}")
+        return problems + visit.problems
+    finally:
+        visit.close()
+
+
+def test_the_parameter_counter_shows_every_column_on_a_phone(browser, widget_pages):
+    """Issue 36: at 390 px the counter's per-layer table shows its "biases" and "total" columns, and
+    the transformer's table its share, whole and without scrolling."""
+    problems = counter_on_a_phone(browser, widget_pages["parameter-counter"])
+    assert problems == [], "lesson 6's counter at 390 px:\n" + "\n".join(problems)
+
+
 def test_widget_scripts_are_small_and_local(built_site, widget_pages):
     """Each widget page loads only its own scripts from the site, under 30 KB of JavaScript (the
     training playground, which trains and draws a network, under the 40 KB its issue allows)."""
@@ -546,8 +592,10 @@ STABLE_RATE = 0.3        # the largest rate whose runs are compared after 100 st
 PLAYGROUND_RATES = (0.03, 0.1, 0.3, 1.0, 3.0)
 
 # Drive the playground through its controls (their own change and input events, and clicks on
-# its buttons) and read the exact numbers behind what it shows, in one round trip per batch.
-PLAYGROUND_RUN = """([settings]) => {
+# its buttons) and read the exact numbers behind what it shows, in one round trip per batch. After
+# 10 and 100 steps it waits for the map to be drawn (the next animation frame) and reads the ŷ it
+# coloured in each cell as well.
+PLAYGROUND_RUN = """async ([settings]) => {
     const widget = document.querySelector('.mlp-widget[data-widget="training-playground"]');
     const set = (param, value) => {
         const c = widget.querySelector(`[data-param="${param}"]`);
@@ -555,30 +603,34 @@ PLAYGROUND_RUN = """([settings]) => {
         c.dispatchEvent(new Event(c.tagName === 'SELECT' ? 'change' : 'input', {bubbles: true}));
     };
     const click = (action) => widget.querySelector(`button[data-action="${action}"]`).click();
-    const read = () => {
+    const drawn = () => new Promise(done => requestAnimationFrame(() => done()));  // after the widget's own frame
+    const read = async (map = false) => {
+        if (map) await drawn();
         const s = widget.mlpState;
         return {steps: s.steps, W: s.W, b: s.b, loss: s.loss, correct: s.correct, n: s.n, diverged: s.diverged,
                 status: widget.querySelector('output').textContent,
                 error: widget.querySelector('.mlp-widget__error').textContent,
-                text: widget.innerText, url: location.search};
+                text: widget.innerText, url: location.search, map: map ? s.map : null};
     };
-    return settings.map(s => {
+    const out = [];
+    for (const s of settings) {
         set('data', s.data);
         set('depth', String(s.widths.length));
         s.widths.forEach((w, k) => set(`width${k + 1}`, String(w)));
         set('activation', s.activation);
         set('rate', String(s.rate));
         set('seed', String(s.seed));
-        const out = {0: read()};
+        const run = {0: await read()};
         click('step');
-        out[1] = read();
+        run[1] = await read();
         click('reset');
         click('step10');
-        out[10] = read();
+        run[10] = await read(true);
         for (let k = 0; k < 9; k += 1) click('step10');
-        out[100] = read();
-        return out;
-    });
+        run[100] = await read(true);
+        out.push(run);
+    }
+    return out;
 }"""
 
 
@@ -662,7 +714,60 @@ def check_playground(reading: dict, runs: dict, k: int, where: str) -> list[str]
                         f"{format_number(loss, 4)}")
     if re.search(r"\bnan\b|\bNaN\b|Infinity|\binf\b", reading["text"]):
         problems.append(f"{where}: the widget shows a number that is not finite: {reading['text'][:200]!r}")
+    if reading.get("map"):
+        problems += check_map(reading["map"], net, where)
     return problems
+
+
+# The heat map against mlp_ref: each cell's ŷ, as the widget coloured it, against mlp_ref's forward
+# pass of the same step's network at the cell's centre (computed here from the plotted square: cell
+# (r, c) of an n x n grid, row 0 at the top). ŷ is a sigmoid in (0, 1), so the difference is absolute;
+# with the parameters within PLAYGROUND_RTOL of their layer's largest, ŷ is within about that (measured
+# here: see LARGEST["heat map"]). A map without the output layer's bias, or one drawn from the
+# network before the last step, misses it by far more.
+MAP_ATOL = 1e-9
+
+
+# How many of the map's cells (a 40 x 40 grid) have, at their centre on the canvas, a colour more than
+# one level (of 255) off ui.js's colour of the ŷ given for that cell.
+MAP_PIXELS = """async ([root, values]) => {
+    await new Promise(done => requestAnimationFrame(() => done()));
+    const { colour } = await import(new URL('../../javascripts/widgets/ui.js', location.href));
+    const canvas = document.querySelector(root + ' canvas');
+    const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    const n = 40, size = canvas.width / n;
+    let off = 0;
+    values.forEach((v, k) => {
+        const [x, y] = [Math.floor((k % n + 0.5) * size), Math.floor((Math.floor(k / n) + 0.5) * size)];
+        const at = 4 * (y * canvas.width + x);
+        if (colour(v).some((c, i) => Math.abs(c - pixels[at + i]) > 1)) off += 1;
+    });
+    return off;
+}"""
+
+
+def map_grid(n: int, low: float, high: float) -> np.ndarray:
+    """The centres of an n x n grid of cells over [low, high]², row by row from the top: (n * n, 2)."""
+    centres = low + (high - low) * (np.arange(n) + 0.5) / n
+    x1, x2 = np.meshgrid(centres, centres[::-1])
+    return np.stack([x1.ravel(), x2.ravel()], axis=1)
+
+
+def check_map(drawn: dict, net: mlp_ref.MLP, where: str) -> list[str]:
+    """The widget's drawn map (``mlpState.map``: grid, square, values) against ``net`` on the same grid."""
+    n, (low, high) = drawn["grid"], drawn["square"]
+    values = np.array(drawn["values"], dtype=float)
+    if values.shape != (n * n,):
+        return [f"{where}: the heat map has {values.size} cells, expected {n} x {n}"]
+    expected = net.forward(map_grid(n, low, high))[:, 0]
+    error = np.abs(values - expected)
+    LARGEST["heat map"] = max(LARGEST.get("heat map", 0.0), float(error.max()))
+    if not error.max() <= MAP_ATOL:
+        k = int(error.argmax())
+        return [f"{where}: the heat map's cell (row {k // n + 1}, column {k % n + 1}) of {n} x {n} over [{low}, {high}]² "
+                f"shows ŷ = {values[k]:.6f}, mlp_ref's forward pass gives {expected[k]:.6f} "
+                f"({int(np.count_nonzero(error > MAP_ATOL))} cells differ by more than {MAP_ATOL:g})"]
+    return []
 
 
 def compare_runs(readings: list[dict], settings: list[dict]) -> list[str]:
@@ -703,6 +808,15 @@ def test_training_playground(opened, viewport):
                             "status: document.querySelector(root + ' output').textContent, "
                             "text: document.querySelector(root).innerText}; }", root)
     problems += check_playground(reading, playground_reference(first), 10, f"{first} typed, 10 steps")
+    # what is drawn is that map: the pixel at each cell's centre has the colour of mlp_ref's ŷ there,
+    # except where a data point's marker covers it
+    net = playground_reference(first)[10][0]
+    square = config["datasets"][first["data"]]["square"]
+    covered = page.evaluate(MAP_PIXELS, [root, net.forward(map_grid(40, *square))[:, 0].tolist()])
+    points = len(config["datasets"][first["data"]]["X"])
+    if covered > points:
+        problems.append(f"{first} typed, 10 steps: {covered} of the map's 1600 cells are not drawn in the colour of "
+                        f"mlp_ref's ŷ (at most one per data point, {points}, may be under a marker)")
 
     # the rest by the controls' events and button clicks, 1, 10 and 100 steps each
     readings = page.evaluate(PLAYGROUND_RUN, [settings])
@@ -809,6 +923,102 @@ def test_training_playground_edge_cases(opened):
     problems += check_playground(replay, playground_reference(dying, added), 10, "replayed from the URL")
     STATS["widget settings compared"] += 6
     assert problems == [], "\n".join(problems[:20])
+
+
+# A phone: a touch screen 390 px wide (the playground's map is most of its width).
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+PLAYGROUND_STATE = ("(root) => { const s = document.querySelector(root).mlpState; return {steps: s.steps, "
+                    "W: s.W, b: s.b, losses: s.losses, added: s.setting.added, n: s.n, "
+                    "status: document.querySelector(root + ' output').textContent}; }")
+
+
+def swipe(page, x: float, y: float, distance: float) -> None:
+    """A finger put down at (x, y) (CSS px in the viewport), moved up by ``distance`` in ten moves a
+    frame apart, and lifted: what a reader does to scroll down (Chrome's touch events, through CDP)."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for k in range(1, 11):
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y - distance * k / 10}]})
+        page.wait_for_timeout(16)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    page.wait_for_timeout(300)  # the scroll's fling settles
+    cdp.detach()
+
+
+def playground_by_touch(browser, url: str) -> list[str]:
+    """What goes wrong on the page at ``url`` when the playground is used by touch: a tap on the map
+    with "Add points" off must change nothing of the run; a swipe over the map must scroll the page
+    and add nothing, even with the mode on; with the mode on a tap adds one point (and starts again
+    from step 0); Undo takes it back with the run it had reset. The buttons are found by the names
+    the page gives them (its own language's words)."""
+    visit = PageVisit(browser, url, **PHONE)
+    try:
+        page, root = visit.page, '.mlp-widget[data-widget="training-playground"]'
+        page.wait_for_selector(f"{root} .mlp-widget__title", timeout=30000)
+        words = json.loads(page.evaluate(f"() => document.querySelector('{root}').dataset.config"))["text"]
+        widget = page.locator(root)
+        mode = widget.get_by_role("button", name=words["addMode"], exact=True)
+        undo = widget.get_by_role("button", name=words["undo"], exact=True)
+        problems = []
+        if mode.get_attribute("aria-pressed") != "false":
+            problems.append(f"{url}: the add-points toggle starts as aria-pressed={mode.get_attribute('aria-pressed')!r}, "
+                            "expected 'false' (off)")
+        if undo.get_attribute("aria-disabled") != "true":
+            problems.append(f"{url}: Undo is not disabled before any point is added")
+        widget.get_by_role("button", name=words["step10"], exact=True).tap()
+        trained = page.evaluate(PLAYGROUND_STATE, root)
+        canvas = page.locator(f"{root} canvas")
+        canvas.scroll_into_view_if_needed()
+        canvas.tap(position={"x": 60, "y": 80})
+        tapped = page.evaluate(PLAYGROUND_STATE, root)
+        if (tapped["steps"], tapped["added"], tapped["W"]) != (trained["steps"], trained["added"], trained["W"]):
+            problems.append(f"{url}: a tap on the map with the mode off changed the run: step {trained['steps']} -> "
+                            f"{tapped['steps']}, added points {trained['added']} -> {tapped['added']}")
+
+        mode.tap()
+        if mode.get_attribute("aria-pressed") != "true":
+            problems.append(f"{url}: the add-points toggle is aria-pressed={mode.get_attribute('aria-pressed')!r} "
+                            "after a tap, expected 'true'")
+        # a swipe up that starts on the map, with the mode on: the page scrolls, no point is added
+        canvas.scroll_into_view_if_needed()
+        box = canvas.bounding_box()
+        top = page.evaluate("() => window.scrollY")
+        swipe(page, box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.8, 200)
+        swiped = page.evaluate(PLAYGROUND_STATE, root)
+        scrolled = page.evaluate("() => window.scrollY") - top
+        if swiped["added"] != trained["added"] or swiped["steps"] != trained["steps"]:
+            problems.append(f"{url}: a swipe over the map changed the run: added points {swiped['added']}, "
+                            f"step {swiped['steps']} (expected {trained['steps']})")
+        if scrolled < 50:
+            problems.append(f"{url}: a swipe of 200 px over the map scrolled the page by {scrolled} px")
+
+        canvas.scroll_into_view_if_needed()
+        canvas.tap(position={"x": 60, "y": 80})
+        added = page.evaluate(PLAYGROUND_STATE, root)
+        if len(added["added"]) != 1 or added["n"] != trained["n"] + 1 or added["steps"] != 0:
+            problems.append(f"{url}: a tap with the mode on: {len(added['added'])} points added (expected 1), "
+                            f"{added['n']} points (expected {trained['n'] + 1}), step {added['steps']} (expected 0)")
+        if undo.get_attribute("aria-disabled") == "true":
+            problems.append(f"{url}: Undo is disabled after a point was added")
+        undo.tap()
+        undone = page.evaluate(PLAYGROUND_STATE, root)
+        # the run is restored as it was, the same arrays: compared exactly
+        if (undone["added"], undone["n"], undone["steps"], undone["W"], undone["b"], undone["losses"]) != (
+                trained["added"], trained["n"], trained["steps"], trained["W"], trained["b"], trained["losses"]):
+            problems.append(f"{url}: after Undo: added {undone['added']}, {undone['n']} points, step {undone['steps']}; "
+                            f"expected the run before the point: no point added, {trained['n']} points, "
+                            f"step {trained['steps']} with its weights and losses")
+        if undo.get_attribute("aria-disabled") != "true":
+            problems.append(f"{url}: Undo is still enabled with no added point left to take back")
+        return problems + visit.problems
+    finally:
+        visit.close()
+
+
+def test_training_playground_by_touch(browser, widget_pages):
+    """Issue 36: a tap never destroys the run the reader built, and a swipe over the map scrolls."""
+    problems = playground_by_touch(browser, widget_pages["training-playground"])
+    assert problems == [], "\n".join(problems)
 
 
 # --------------------------------------------------------------------------- backward stepper

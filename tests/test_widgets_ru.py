@@ -32,7 +32,7 @@ from mlp_ref.course.widgets import WIDGETS, widget_html
 from prose.structure import generator_calls
 from tests import editions, pagekit
 from tests.browser_visits import PageVisit, page_url
-from tests.test_widgets import FIT, fit_problems
+from tests.test_widgets import FIT, counter_on_a_phone, fit_problems, playground_by_touch
 
 EDITIONS = ("en", "ru")
 CYRILLIC = re.compile("[А-Яа-яЁё]")
@@ -115,7 +115,9 @@ SETTINGS = {
         [['select[data-param="data"]', "xor"], ['select[data-param="depth"]', "1"], ['select[data-param="width1"]', "2"],
          ['select[data-param="activation"]', "relu"], ['input[data-param="seed"]', "0"],
          ['button[data-action="step"]', "click"]],
-        [["canvas", "click"]],                                  # a point added where the map was clicked
+        [["canvas", "click"]],                                  # a click with "Add points" off: nothing added
+        [['button[data-action="addMode"]', "click"], ["canvas", "click"]],   # on: a point added where it was clicked
+        [['button[data-action="undo"]', "click"], ['button[data-action="addMode"]', "click"]],  # taken back; off
         [['select[data-param="data"]', "moons"], ['select[data-param="depth"]', "2"],
          ['input[data-param="rate"]', "30"], ['button[data-action="step10"]', "click"]],   # the loss rises
         [['input[data-param="rate"]', "1e300"], ['button[data-action="step"]', "click"]],  # it diverges
@@ -255,6 +257,19 @@ def test_the_russian_widget_is_labelled_and_fits_a_laptop_and_a_phone(opened, re
         problems += [f"{size['width']} px: {problem}" for problem in fit_problems(page.evaluate(FIT, name))]
     page.set_viewport_size({"width": 1280, "height": 900})
     assert problems == [], problems
+
+
+def test_the_russian_counter_shows_every_column_on_a_phone(browser, widget_urls):
+    """The Russian headers are longer: at 390 px every column of the counter's tables is still in sight."""
+    problems = counter_on_a_phone(browser, widget_urls["parameter-counter", "ru"])
+    assert problems == [], "\n".join(problems)
+
+
+def test_the_russian_playground_by_touch(browser, widget_urls):
+    """The Russian page's playground by touch, its buttons found by their Russian names (issue 36):
+    a tap with «Добавлять точки» off keeps the run, a swipe scrolls, «Отменить» takes a point back."""
+    problems = playground_by_touch(browser, widget_urls["training-playground", "ru"])
+    assert problems == [], "\n".join(problems)
 
 
 def markdown_cells(table: str) -> list[list[str]]:

@@ -290,22 +290,28 @@ def playground_text() -> dict:
         "reset": say("Reset", ru="Сначала"),
         "newSeed": say("New seed", ru="Новое зерно"),
         "newClass": say("class of a new point", ru="класс новой точки"),
-        "map": say("the network's output ŷ over the input square from {low} to {high}, with the data points; click "
-                   "to add a point, or move the cursor with the arrow keys and press Enter; Page Up and Page Down "
-                   "go from point to point",
-                   ru="выход сети ŷ на квадрате входов от {low} до {high} и точки данных; щелчок добавляет точку; "
-                      "с клавиатуры двигайте курсор стрелками и нажмите Enter; Page Up и Page Down переходят "
-                      "от точки к точке"),
+        "addMode": say("Add points", ru="Добавлять точки"),
+        "undo": say("Undo", ru="Отменить"),
+        "map": say("the network's output ŷ over the input square from {low} to {high}, with the data points; with "
+                   "Add points pressed, a click or a tap adds a point; with the keyboard, move the cursor with the "
+                   "arrow keys and press Enter to add one; Page Up and Page Down go from point to point",
+                   ru="выход сети ŷ на квадрате входов от {low} до {high} и точки данных; при нажатой кнопке "
+                      "«Добавлять точки» щелчок или касание добавляет точку; с клавиатуры двигайте курсор "
+                      "стрелками и нажмите Enter, чтобы добавить точку; Page Up и Page Down переходят от точки "
+                      "к точке"),
         "caption": say("ŷ over the input square (x1 to the right, x2 up): blue is 0, orange 1, white the boundary "
                        "ŷ = 0.5; circles are points of class 0, triangles class 1, larger ones the points you added. "
-                       "A click adds a point of the class chosen above (keyboard: focus the map, move the cursor "
-                       "with the arrow keys, Shift for larger moves, press Enter). Any change starts again from "
-                       "step 0.",
+                       "A click or a tap shows the network's values at that place. With Add points pressed, it adds "
+                       "a point of the class chosen above instead (keyboard: focus the map, move the cursor with the "
+                       "arrow keys, Shift for larger moves, press Enter). A new point, like any change, starts again "
+                       "from step 0; Undo takes the last point back, with the training it had reached.",
                        ru="ŷ на квадрате входов (x1 вправо, x2 вверх): синий — 0, оранжевый — 1, белый — граница "
                           "ŷ = 0.5; кружки — точки класса 0, треугольники — класса 1, крупные — добавленные вами. "
-                          "Щелчок добавляет точку выбранного выше класса (с клавиатуры: выберите карту, двигайте "
-                          "курсор стрелками, с Shift — крупнее, и нажмите Enter). Любое изменение начинает "
-                          "обучение заново с шага 0."),
+                          "Щелчок или касание показывает значения сети в этом месте. Если нажата кнопка «Добавлять "
+                          "точки», он добавляет туда точку выбранного выше класса (с клавиатуры: выберите карту, "
+                          "двигайте курсор стрелками, с Shift — крупнее, и нажмите Enter). Новая точка, как и любое "
+                          "изменение, начинает обучение заново с шага 0; «Отменить» убирает последнюю точку и "
+                          "возвращает обучение, до которого вы дошли."),
         "lossPlot": say("loss against step, from step 0 to {step}: from {first} to {last}",
                         ru="потери по шагам, от шага 0 до {step}: от {first} до {last}"),
         "lossAxis": say("loss", ru="потери"),
@@ -328,4 +334,5 @@ def playground_text() -> dict:
         "hidden": say("layer {l}: a = [{values}]", ru="слой {l}: a = [{values}]"),
         "forwardBox": say("forward values at the cursor", ru="прямой проход в точке курсора"),
         "added": say("point of class {c} added at ({x1}, {x2})", ru="добавлена точка класса {c} в ({x1}, {x2})"),
+        "undone": say("point of class {c} at ({x1}, {x2}) taken back", ru="точка класса {c} в ({x1}, {x2}) убрана"),
     }

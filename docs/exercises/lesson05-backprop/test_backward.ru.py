@@ -7,12 +7,73 @@
 Без mlp_ref единственный тест, который сравнивает с ним, пропускается, и -ra печатает почему.
 """
 
+import ast
+import importlib
+import inspect
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from backward import backward
+
+
+# ----------------------------------------------------------------------------- что осталось написать
+# Функцию, тело которой всё ещё заготовка `raise NotImplementedError(...)`, один раз называет
+# первый тест ниже, а тесты, которые её вызывают, пропускаются, пока вы её не напишете (вместо того
+# чтобы каждый падал с той же ошибкой). Этот блок есть в тестах каждого упражнения.
+
+MODULE = Path(__file__).stem.removeprefix("test_")
+
+
+def left_to_write() -> dict:
+    """Имя -> строка `raise` каждой функции проверяемого модуля, которая только выбрасывает NotImplementedError."""
+    left = {}
+    for node in ast.parse(inspect.getsource(importlib.import_module(MODULE))).body:
+        if isinstance(node, ast.FunctionDef):
+            body = node.body[1:] if ast.get_docstring(node) is not None else node.body
+            if len(body) == 1 and isinstance(body[0], ast.Raise) and "NotImplementedError" in ast.unparse(body[0]):
+                left[node.name] = ast.unparse(body[0])
+    return left
+
+
+LEFT_TO_WRITE = left_to_write()
+
+
+def names_used(test) -> set:
+    """Глобальные имена, которые читает тест: сам или через вызываемые им вспомогательные функции этого файла."""
+    names, todo, done = set(), [test], set()
+    while todo:
+        codes = [todo.pop().__code__]
+        while codes:
+            code = codes.pop()
+            names |= set(code.co_names)
+            codes += [c for c in code.co_consts if inspect.iscode(c)]
+        for name in names - done:
+            done.add(name)
+            helper = globals().get(name)
+            if inspect.isfunction(helper) and helper.__module__ == __name__:
+                todo.append(helper)
+    return names
+
+
+def test_every_function_is_written():
+    if LEFT_TO_WRITE:
+        pytest.fail(f"{MODULE}.py — функций с заготовкой вместо тела: {len(LEFT_TO_WRITE)}; это "
+                    + "; ".join(f"{name} ({line})" for name, line in LEFT_TO_WRITE.items())
+                    + ". Тесты, которые их вызывают, пропускаются, пока вы их не напишете; потом запустите тесты снова.",
+                    pytrace=False)
+
+
+@pytest.fixture(autouse=True)
+def skip_until_written(request):
+    # функция, переданная тесту параметром (@pytest.mark.parametrize), тоже считается
+    given = getattr(request.node, "callspec", None)
+    passed = {getattr(value, "__name__", "") for value in (given.params.values() if given else ())}
+    left = sorted(set(LEFT_TO_WRITE) & (names_used(request.function) | passed))
+    if left:
+        pytest.skip(f"ещё не написано: {', '.join(left)} (см. test_every_function_is_written)")
 
 
 def mlp_ref_or_skip():
@@ -68,6 +129,42 @@ def random_net(sizes, seed):
     return weights, biases
 
 
+# Что говорит неудачное сравнение: с чем сравнивали и где в backward искать ошибку каждого градиента.
+AGAINST = {"by hand": "ваши градиенты расходятся с посчитанными вручную (пример с softmax из урока 3)",
+           "differences": "проверка градиента (центральные разности функции потерь) расходится с вашим обратным проходом",
+           "mlp_ref": "ваши градиенты расходятся с градиентами mlp_ref"}
+WHERE_TO_LOOK = {
+    "last": "последний слой: dW_L = A_{L-1}^T Delta_L и db_L = суммы столбцов Delta_L, "
+            "где Delta_L — данная вам delta",
+    "dW": "как Delta спускается на слой ниже, Delta_{l-1} = (Delta_l W_l^T) * relu'(Z_{l-1}), "
+          "и dW_l = A_{l-1}^T Delta_l",
+    "db": "db_l = суммы столбцов Delta_l (сумма по строкам батча, ось 0), "
+          "с той же Delta_l, что и для dW_l",
+}
+
+
+def check_gradients(mine: list, expected: list, bound: float, against: str) -> None:
+    """Провал с объяснением словами для каждого градиента (dW1, dW2, ..., затем db1, db2, ...), чья
+    относительная ошибка по сравнению с ``expected`` не меньше ``bound``: наибольшая разность,
+    делённая на наибольший по модулю элемент двух массивов, и что проверить. Массивы не печатаются."""
+    layers = len(mine) // 2
+    names = [f"dW{l}" for l in range(1, layers + 1)] + [f"db{l}" for l in range(1, layers + 1)]
+    said = []
+    for name, a, b in zip(names, mine, expected):
+        a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+        if a.shape != b.shape:
+            said.append(f"{name}: форма {a.shape}, ожидалась {b.shape}")
+            continue
+        scale = max(np.abs(a).max(), np.abs(b).max())
+        error = float(np.abs(a - b).max() / scale) if scale > 0 else 0.0
+        if not error < bound:  # и NaN тоже
+            layer = "last" if name[2:] == str(layers) else name[:2]
+            said.append(f"относительная ошибка {name} равна {error:.2g} (ожидалось < {bound:.0e}): проверьте {WHERE_TO_LOOK[layer]}"
+                        .replace("e-0", "e-"))
+    if said:
+        pytest.fail(f"{against}:\n" + "\n".join(said), pytrace=False)
+
+
 def test_gradient_shapes_match_the_parameters():
     weights, biases = random_net([3, 5, 4, 2], seed=0)
     X = np.random.default_rng(1).normal(size=(6, 3))
@@ -91,10 +188,8 @@ def test_softmax_fixture_by_hand():
     logits, cache = forward(np.array([[1.0, 2.0]]), [W1, W2], [b1, b2])
     _, delta = softmax_cross_entropy(logits, np.array([1]))
     (dW1, dW2), (db1, db2) = backward(cache, delta)
-    np.testing.assert_allclose(dW2, [[5 * s, -5 * s], [2 * s, -2 * s]], rtol=1e-12)
-    np.testing.assert_allclose(db2, [s, -s], rtol=1e-12)
-    np.testing.assert_allclose(dW1, [[s, -3 * s], [2 * s, -6 * s]], rtol=1e-12)
-    np.testing.assert_allclose(db1, [s, -3 * s], rtol=1e-12)
+    by_hand = [[[s, -3 * s], [2 * s, -6 * s]], [[5 * s, -5 * s], [2 * s, -2 * s]], [s, -3 * s], [s, -s]]
+    check_gradients([dW1, dW2, db1, db2], by_hand, 1e-12, AGAINST["by hand"])
 
 
 def central_differences(loss, params, eps=1e-6):
@@ -126,9 +221,7 @@ def test_gradient_check_by_central_differences():
     _, delta = softmax_cross_entropy(logits, labels)
     grad_w, grad_b = backward(cache, delta)
     numeric = central_differences(loss, weights + biases)
-    for analytic, approx in zip(grad_w + grad_b, numeric):
-        scale = max(np.abs(analytic).max(), np.abs(approx).max())
-        assert np.abs(analytic - approx).max() / scale < 1e-6
+    check_gradients(grad_w + grad_b, numeric, 1e-6, AGAINST["differences"])
 
 
 def test_a_dead_unit_gets_no_gradient():
@@ -154,8 +247,7 @@ def test_matches_the_reference_package():
     logits, cache = forward(X, weights, biases)
     _, delta = softmax_cross_entropy(logits, labels)
     grad_w, grad_b = backward(cache, delta)
-    for mine, ref in zip(grad_w + grad_b, expected.weights + expected.biases):
-        np.testing.assert_allclose(mine, ref, rtol=1e-10, atol=1e-12)
+    check_gradients(grad_w + grad_b, expected.weights + expected.biases, 1e-10, AGAINST["mlp_ref"])
 
 
 def test_the_cache_is_not_modified():

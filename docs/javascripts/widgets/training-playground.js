@@ -44,6 +44,8 @@ function build(root, config) {
   let onPoint = -1;
   let playing = false;
   let pending = 0;
+  let adding = false;  // the "Add points" mode: only then does a click or a tap on the map add a point
+  let history = [];    // before each added point: the points and the run it reset, newest last (Undo)
 
   const data = () => {
     const set = config.datasets[setting.data];
@@ -114,11 +116,25 @@ function build(root, config) {
       seedField.value = String(setting.seed);
       restart();
     })].flatMap((b) => [b, ' '])); // a space between buttons: they wrap, and read as separate words
+  // Adding points is a mode the reader turns on (off at the start), so that a tap on the map, meant to
+  // read the values there or to scroll, never resets the run; Undo takes the last point back with its run.
+  const modeButton = button('addMode', words.addMode, () => {
+    adding = !adding;
+    modeButton.setAttribute('aria-pressed', String(adding));
+    canvas.style.cursor = adding ? 'crosshair' : '';
+  });
+  modeButton.setAttribute('aria-pressed', 'false');
+  // aria-disabled, not disabled: the button keeps the keyboard's focus and says why it does nothing
+  const undoButton = button('undo', words.undo, () => { if (history.length) undo(); });
+  const pointButtons = el('div', {}, modeButton, ' ', undoButton);
 
   // --- displays
   const small = el('canvas', { width: GRID, height: GRID });
   const cells = small.getContext('2d').createImageData(GRID, GRID);
+  const drawn = new Float64Array(GRID * GRID); // the ŷ of each cell as last drawn, row 0 at the top (mlpState.map)
   const canvas = el('canvas', { width: 320, height: 320, tabindex: 0, role: 'img', class: 'mlp-widget__plot' });
+  // a swipe over the map scrolls the page, as anywhere else (ui.js's touch-action: none is for maps one drags on)
+  canvas.style.touchAction = 'manipulation';
   const caption = el('p', { class: 'mlp-widget__readout', text: words.caption });
   // a labelled group (a p may not carry aria-label: axe's aria-prohibited-attr); not live, it follows the pointer
   const readout = el('p', { class: 'mlp-widget__readout', role: 'group', 'aria-label': words.forwardBox });
@@ -127,7 +143,9 @@ function build(root, config) {
   const error = el('p', { class: 'mlp-widget__error', role: 'alert' });
 
   // --- training
-  function restart() {
+  // a new run from step 0; a change of the setting forgets what Undo could take back (keep: a point was added)
+  function restart(keep = false) {
+    if (!keep) history = [];
     for (const c of [rate, seed]) {
       c.field.removeAttribute('aria-invalid');
       c.row.querySelector('.mlp-widget__msg').textContent = '';
@@ -204,6 +222,7 @@ function build(root, config) {
       + (run.state.loss > run.losses[0] ? fill(words.rising, { first: formatNumber(run.losses[0], p) }) : '');
     error.textContent = run.diverged
       ? fill(words.diverged, { step: run.diverged.step, rate: String(setting.rate), last: run.diverged.last }) : '';
+    undoButton.setAttribute('aria-disabled', String(!history.length));
     if (!playing) writeUrl();
     if (!pending) pending = requestAnimationFrame(() => { pending = 0; draw(); });
   }
@@ -234,7 +253,8 @@ function build(root, config) {
     for (let r = 0; r < GRID; r += 1) {
       const x2 = high - ((high - low) * (r + 0.5)) / GRID; // row 0 is the top
       for (let c = 0; c < GRID; c += 1) {
-        const [red, green, blue] = colour(outputAt(run.state.net, low + ((high - low) * (c + 0.5)) / GRID, x2));
+        drawn[r * GRID + c] = outputAt(run.state.net, low + ((high - low) * (c + 0.5)) / GRID, x2);
+        const [red, green, blue] = colour(drawn[r * GRID + c]);
         const k = 4 * (r * GRID + c);
         pixels[k] = red;
         pixels[k + 1] = green;
@@ -325,10 +345,20 @@ function build(root, config) {
     const c = Number(newClass.control.value);
     // three decimals, as the page's data sets are written
     const point = [Math.round(cursor[0] * 1000) / 1000, Math.round(cursor[1] * 1000) / 1000, c];
-    setting.added.push(point);
     pause();
-    restart();
+    history.push({ added: [...setting.added], run: { ...run, losses: [...run.losses] } });
+    setting.added.push(point);
+    restart(true);
     status.textContent = `${fill(words.added, { c, x1: formatNumber(point[0], 3), x2: formatNumber(point[1], 3) })}. ${status.textContent}`;
+  }
+
+  // the last added point taken back, and the run as it was before that point reset it
+  function undo() {
+    pause();
+    const [x1, x2, c] = setting.added.at(-1);
+    ({ added: setting.added, run } = history.pop());
+    update();
+    status.textContent = `${fill(words.undone, { c, x1: formatNumber(x1, 3), x2: formatNumber(x2, 3) })}. ${status.textContent}`;
   }
 
   const fromEvent = (event) => {
@@ -339,8 +369,15 @@ function build(root, config) {
     if (near >= 0) moveCursor(...data().X[near], near);
     else moveCursor(fromPixel(px), fromPixel(canvas.height - py));
   };
+  // A press (mouse, pen or finger) moves the cursor there, which changes nothing of the run. A point is
+  // added by a click or a tap in the add mode only; the browser sends no click for a swipe that scrolls
+  // the page (it cancels the pointer instead), so scrolling over the map adds nothing.
   canvas.addEventListener('pointermove', fromEvent);
-  canvas.addEventListener('click', (event) => { fromEvent(event); addPoint(); });
+  canvas.addEventListener('pointerdown', fromEvent);
+  canvas.addEventListener('click', (event) => {
+    fromEvent(event);
+    if (adding) addPoint();
+  });
   canvas.addEventListener('focus', () => { if (!cursor) moveCursor(...data().X[0], 0); });
   canvas.addEventListener('keydown', (event) => {
     const [low, high] = data().square;
@@ -360,13 +397,14 @@ function build(root, config) {
   Object.defineProperty(root, 'mlpState', {
     get() {
       return { steps: run.steps, W: run.state.net.W, b: run.state.net.b, loss: run.state.loss, losses: run.losses,
-        correct: correctCount(run.state, data().y), n: data().y.length, diverged: run.diverged, setting };
+        correct: correctCount(run.state, data().y), n: data().y.length, diverged: run.diverged, setting, adding,
+        undoable: history.length, map: { grid: GRID, square: data().square, values: Array.from(drawn) } };
     },
   });
 
   const settingsBox = el('fieldset', {}, el('legend', { text: words.settings }),
     el('div', { class: 'mlp-widget__grid' }, dataSelect.row, depth.row, ...widths.map((w) => w.row), act.row, rate.row,
-      seed.row, newClass.row), buttons);
+      seed.row, newClass.row), buttons, pointButtons);
   root.append(el('p', { class: 'mlp-widget__title', text: words.title }), settingsBox, status, error,
     el('div', { class: 'mlp-widget__grid' }, el('div', {}, canvas, readout), el('div', {}, curve, caption)));
   restart();

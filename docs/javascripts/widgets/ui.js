@@ -97,6 +97,7 @@ const STYLE = `
 .mlp-widget__readout{margin:.3rem 0}
 .mlp-widget__steps{font-variant-numeric:tabular-nums;overflow-wrap:anywhere}
 .mlp-widget__log{block-size:14rem;overflow-y:auto;border:1px solid var(--md-default-fg-color--lightest);border-radius:.2rem;padding:0 .4rem;margin:.4rem 0}
+.mlp-widget button[aria-pressed=true]{border:2px solid var(--md-default-fg-color);font-weight:700}
 .mlp-widget button[aria-disabled=true]{color:var(--md-default-fg-color--light);border-style:dashed;cursor:not-allowed}
 .mlp-widget__current{font-weight:700}
 .mlp-widget .md-typeset__scrollwrap{margin-left:0;margin-right:0}
