@@ -72,7 +72,7 @@ from mlp_ref.labs.digits.report import (MNIST_ENV, check_chosen_epochs, check_gr
                                         run_table, split_table, study_table)
 # the lines the cells print, in the notebook's language:
 from mlp_ref.labs.digits.report import (accuracy_on_test_line, batches_line, chosen_epoch_line,
-                                        chosen_epochs_line, chosen_size_lines, errors_line,
+                                        chosen_epochs_line, chosen_size_lines, errors_line, late_epochs_line,
                                         gradient_check_line, image_worth_lines, loops_gap_line,
                                         partition_line, pixel_range_line, probe_lines, problem_lines,
                                         validation_line, zero_gradient_lines)
@@ -383,17 +383,20 @@ check_loops(short.best_epoch, gap)
 # %%
 display(Markdown(study_table(report)))
 print(chosen_size_lines(report))  # the size chosen by validation and its test accuracy
-# the text below says: the largest network was chosen, and the two smallest were still improving
+print(late_epochs_line(report))  # sizes whose every seed chose one of the last epochs
+# the text below says: the largest network was chosen, and every size was still improving
 check_study(report)
 
 # %% [markdown]
 # При этом бюджете самая большая сеть достигла наибольшей точности на валидации и была
 # выбрана (ячейка проверяет и то, и другое). Но из этого **не** следует:
 #
-# * что больше — значит лучше вообще: две самые маленькие сети при каждом зерне выбрали
-#   эпохи среди последних {@ lab_a.late_epochs | counted('эпохи', 'эпох', 'эпох') @}, то есть к концу бюджета они ещё
-#   улучшались (как и в разделе 4), а скорость обучения, подобранная под каждый размер,
-#   могла бы переставить строки таблицы;
+# * что больше — значит лучше вообще: каждый размер исследования, и самый большой тоже, при
+#   каждом зерне выбрал эпоху среди последних {@ lab_a.late_epochs | counted('эпохи', 'эпох', 'эпох') @} (столбец «выбранные эпохи»;
+#   ячейка считает такие размеры и проверяет, что это все), то есть к концу бюджета все они
+#   ещё улучшались (как и в разделе 4): сравниваются сети, остановленные раньше времени, а не
+#   обученные до конца, и более длинный бюджет или скорость обучения, подобранная под каждый
+#   размер, могли бы переставить строки таблицы;
 # * что различия реальны за пределами этого разбиения: разбросы посчитаны по зёрнам на
 #   *одном* разбиении 1797 изображений; другое разбиение сдвинет каждое число;
 # * ничего о времени на другом железе или с большим числом потоков: время — это замеры
