@@ -14,8 +14,8 @@
 # **Why.** In this lab you train the multi-layer perceptron of `mlp_ref` on real images
 # of handwritten digits and report its accuracy the way a careful experiment does: a
 # fixed split, a check that no row is in two parts, a gradient check, the best epoch
-# chosen on validation data, one single look at the test data, several seeds, and
-# baselines trained on the very same rows. After the lab you can run the same code on
+# chosen on validation data, test data that only report (nothing is chosen from them),
+# several seeds, and baselines trained on the very same rows. After the lab you can run the same code on
 # MNIST and read your own results with the same care.
 #
 # **Prerequisites.** [The forward pass](../../lessons/03-forward-pass/) (shapes of every
@@ -95,7 +95,8 @@ page_start = begin(LANGUAGE, SETTINGS, DigitsSettings(), command_line(SETTINGS))
 # * **train** — the rows the gradient sees;
 # * **validation** — rows used to make choices: which epoch to keep, which size of
 #   network to prefer;
-# * **test** — rows looked at once, at the end, for the model already chosen.
+# * **test** — rows that only report: each model is evaluated on them once, after its
+#   epoch was chosen, and nothing is chosen from them.
 #
 # The split is *stratified*: every part keeps the class proportions of the whole, so
 # that no digit is rare in one part by bad luck. `digits_splits(seed)` does it (with
@@ -360,7 +361,8 @@ check_loops(short.best_epoch, gap)
 #   the "time / epoch" column shows;
 # * **protocol**: each run keeps its best validation epoch; the size is chosen by mean
 #   validation accuracy, and its test accuracy is reported after the choice. The table
-#   shows every size's test accuracy too, but nothing is chosen from that column.
+#   shows the test accuracy of the chosen size only (— in the other rows), so that there
+#   is no test column to choose from.
 #
 # Spread is the sample standard deviation over the seeds. The times are wall-clock times
 # of `fit` (including the validation pass after each epoch), measured on one thread
@@ -407,6 +409,13 @@ check_study(report)
 # The two deterministic models were fitted once; each MLP row is a mean ± sd over its
 # {@ lab_a.seeds @} seeds. Fit times are measured like the study's (one thread, this build, they vary),
 # and each is the mean time of one fit.
+#
+# This table shows every model's test accuracy, because it compares methods; it chooses
+# none. Each model was fixed before its one evaluation (an MLP by its best validation
+# epoch, the other two by their defaults), so each test number is an honest estimate for
+# that model alone. Nothing may be chosen from the test column: the highest of several
+# test numbers is an optimistic estimate of the model it picks. To choose among these
+# models, compare the validation column, then report the test accuracy of the one you chose.
 
 # %%
 display(Markdown(comparison_table(report)))

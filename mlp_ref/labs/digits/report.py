@@ -111,14 +111,23 @@ def run_table(run: RunResult) -> str:
     return markdown_table([say("quantity", ru="величина"), say("value", ru="значение")], rows, "lr")
 
 
+#: What the study table shows in the test column of a size that was not chosen.
+NOT_SHOWN = "—"
+
+
 def study_table(report: DigitsReport) -> str:
-    """Mean ± sd over the seeds of every size in the width/depth study."""
+    """Mean ± sd over the seeds of every size in the width/depth study.
+
+    The test accuracy is shown for the chosen size only (:data:`NOT_SHOWN` in the other rows): the
+    size is chosen on validation, and a test column of every size would invite choosing on it.
+    """
     rows = []
     for i, result in enumerate(report.study):
         label = sizes_label(result.sizes) + (say(" (chosen)", ru=" (выбрана)") if i == report.chosen else
                                              say(" (failed)", ru=" (не обучилась)") if result.failed else "")
         epochs = result.chosen_epochs
-        rows.append([label, mean_spread(result.val_accuracy), mean_spread(result.test_accuracy),
+        test = mean_spread(result.test_accuracy) if i == report.chosen else NOT_SHOWN
+        rows.append([label, mean_spread(result.val_accuracy), test,
                      format_count(result.n_params), milliseconds(result.seconds_per_epoch.mean()),
                      f"{epochs.min()}–{epochs.max()}"])
     # Accuracy first: on a narrow page the later columns scroll.

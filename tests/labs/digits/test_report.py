@@ -11,7 +11,7 @@ from mlp_ref.labs.digits.data import digits_splits
 from mlp_ref.labs.digits.experiment import RunResult, SizeResult
 from mlp_ref.labs.digits.report import (chosen_size_lines, check_study, failed_run_line, format_report, late_epochs_line,
                                         mean_spread,
-                                        milliseconds, mnist_report, percent, problem_lines, size_problem_line,
+                                        milliseconds, mnist_report, percent, problem_lines, size_problem_line, sizes_label,
                                         split_table, study_table)
 
 
@@ -128,3 +128,21 @@ def test_every_size_still_improving_is_counted_and_a_size_that_stopped_early_is_
     assert any("every size of the study chose an epoch within the last 5" in m
                and "[64, 128, 64, 10] chose epoch 12 for one seed" in m for m in messages), \
         f"Lab A, section 6: expected the size that stopped early named in a warning, found {messages}"
+
+
+def test_the_study_table_shows_the_test_accuracy_of_the_chosen_size_only(untrained):
+    """Lab A chooses the size on validation: the table must not show a test column to choose from."""
+    from mlp_ref.labs.digits.experiment import DigitsReport, DigitsSettings
+
+    settings = DigitsSettings(n_seeds=2, study=((64, 32, 10), (64, 128, 64, 10)))
+    study = [_stopped((64, 32, 10), [25, 24]), _stopped((64, 32, 16, 10), [23, 25]),
+             _stopped((64, 128, 64, 10), [21, 22])]
+    for chosen in (0, 2):
+        report = DigitsReport(settings, None, study[1].runs, study, chosen, None, None, [])
+        rows = [[c.strip() for c in line.split("|")[1:-1]] for line in study_table(report).splitlines()[2:]]
+        shown = [row[0] for row in rows if row[2] != "—"]
+        assert shown == [f"{sizes_label(study[chosen].sizes)} (chosen)"], \
+            f"Lab A, section 6: expected a test accuracy for the chosen size only, found it for {shown}"
+    rows = study_table(untrained).splitlines()[2:]                    # no size chosen: no test accuracy at all
+    assert all(line.split("|")[3].strip() == "—" for line in rows), \
+        f"Lab A, section 6: expected no test accuracy without a chosen size, found {rows}"
