@@ -41,19 +41,21 @@
 # рисунков и сообщений ноутбука.
 
 # %%
-# Настройки этого запуска; ниже стоят значения страницы (они же — значения командной строки по умолчанию).
+# Настройки этого запуска: значения страницы (они же — по умолчанию в командной строке).
 LANGUAGE = "ru"       # язык таблиц, рисунков и сообщений: "ru" или "en"
 EPOCHS = 25           # проходов по обучающим строкам
-SEED = 0              # разбиение; модели каждого размера берут зёрна SEED, SEED + 1, ...
+SEED = 0              # разбиение; модели каждого размера: зёрна SEED, SEED + 1, ...
 SEEDS = 5             # моделей на размер (инициализация и порядок батчей)
 BATCH_SIZE = 64       # строк на шаг SGD
 LEARNING_RATE = 0.1   # размер шага SGD
 SIZES = [64, 32, 16, 10]  # сеть лабораторной: 64 пикселя на входе, 10 цифр на выходе
-STUDY = [[64, 32, 10], [64, 32, 16, 10], [64, 128, 64, 10], [64, 512, 256, 10]]  # размеры, сравниваемые в разделе 6, и SIZES, если его здесь нет
+# размеры, которые сравнивает раздел 6, и SIZES, если его здесь нет:
+STUDY = [[64, 32, 10], [64, 32, 16, 10], [64, 128, 64, 10], [64, 512, 256, 10]]
 HGB_ROUNDS = 100      # раундов бустинга у градиентного бустинга деревьев (раздел 7)
-MNIST_DIR = None      # раздел 8: папка с mnist.npz или четырьмя файлами IDX MNIST; None — без MNIST
+# раздел 8: папка с mnist.npz или четырьмя файлами IDX MNIST; None — без MNIST
+MNIST_DIR = None
 MNIST_SIZES = [784, 128, 64, 10]  # сеть, которую раздел 8 обучает на MNIST
-MNIST_VAL = 10_000    # валидационных строк, которые раздел 8 берёт из обучающей части MNIST
+MNIST_VAL = 10_000    # валидационных строк, которые раздел 8 берёт из обучения MNIST
 
 # %%
 import os
@@ -63,27 +65,24 @@ from IPython.display import Markdown, display
 from threadpoolctl import threadpool_limits
 
 from mlp_ref import MLP, count_params, fit, grad_check
+from mlp_ref.labs.digits.baselines import (fit_hist_gradient_boosting,
+                                           fit_logistic_regression, fit_mlp_classifier)
 from mlp_ref.labs.digits.data import check_partition, digits_splits
-from mlp_ref.labs.digits.experiment import DigitsSettings, confusion_matrix, run_lab
-from mlp_ref.labs.digits.figures import show_confusion_matrix, show_loss_curves, show_misclassified
-from mlp_ref.labs.digits.report import (MNIST_ENV, check_chosen_epochs, check_gradient, check_loops,
-                                        check_parity, check_study, command_line, comparison_table,
-                                        layer_table, mnist_report, mnist_status, parity_table, parity_verdict,
-                                        run_table, split_table, study_table)
-# the lines the cells print, in the notebook's language:
-from mlp_ref.labs.digits.report import (accuracy_on_test_line, batches_line, chosen_epoch_line,
-                                        chosen_epochs_line, chosen_size_lines, errors_line, late_epochs_line,
-                                        gradient_check_line, image_worth_lines, loops_gap_line,
-                                        partition_line, pixel_range_line, probe_lines, problem_lines,
-                                        validation_line, zero_gradient_lines)
+from mlp_ref.labs.digits.experiment import (DigitsReport, DigitsSettings,
+                                            confusion_matrix, width_depth_study)
 from mlp_ref.labs.notebook import begin, finish
-from mlp_ref.labs.progress import NotebookProgress
+from mlp_ref.labs.progress import NotebookProgress, Ticker
+# what the cells show, in the notebook's language: page.* the tables, lines and
+# checks of the page's statements (mlp_ref/labs/digits/report.py), figures.* the figures
+from mlp_ref.labs.digits import figures
+from mlp_ref.labs.digits import report as page
 
-SETTINGS = DigitsSettings(epochs=EPOCHS, seed=SEED, n_seeds=SEEDS, batch_size=BATCH_SIZE,
-                          lr=LEARNING_RATE, sizes=SIZES, study=STUDY, hgb_rounds=HGB_ROUNDS,
+SETTINGS = DigitsSettings(epochs=EPOCHS, seed=SEED, n_seeds=SEEDS,
+                          batch_size=BATCH_SIZE, lr=LEARNING_RATE, sizes=SIZES,
+                          study=STUDY, hgb_rounds=HGB_ROUNDS,
                           mnist_sizes=MNIST_SIZES, mnist_val=MNIST_VAL)
 # the language, and whether this is the page's run; prints the same run's command line
-page_start = begin(LANGUAGE, SETTINGS, DigitsSettings(), command_line(SETTINGS))
+page_start = begin(LANGUAGE, SETTINGS, DigitsSettings(), page.command_line(SETTINGS))
 
 # %% [markdown]
 # ## 1. Данные и разбиение {#1-the-data-and-the-split}
@@ -119,11 +118,11 @@ assert set(val_idx).isdisjoint(test_idx)
 assert set(train_idx) | set(val_idx) | set(test_idx) == set(range(n_rows))
 # the same check as a library call (it raises; python -O cannot remove it):
 check_partition(train_idx, val_idx, test_idx, n_rows)
-print(partition_line(n_rows))
+print(page.partition_line(n_rows))
 print("X_train", splits.X_train.shape, " X_val", splits.X_val.shape,
       " X_test", splits.X_test.shape)
-print(pixel_range_line(splits.X_train.min(), splits.X_train.max()))
-display(Markdown(split_table(splits)))
+print(page.pixel_range_line(splits.X_train.min(), splits.X_train.max()))
+display(Markdown(page.split_table(splits)))
 
 # %% [markdown]
 # ## 2. Модель {#2-the-model}
@@ -161,10 +160,12 @@ display(Markdown(split_table(splits)))
 sizes = list(SETTINGS.sizes)  # SIZES: 64 pixels in, 10 digits out
 net = MLP(sizes, activation="relu", output="softmax", init="he",
           seed=SETTINGS.seed)
-display(Markdown(layer_table(net)))  # each layer's W and b shapes, counted from the arrays
+# each layer's W and b shapes, counted from the arrays:
+display(Markdown(page.layer_table(net)))
 assert net.n_params == count_params(sizes)
 n_train, B = splits.X_train.shape[0], SETTINGS.batch_size
-print(batches_line(n_train, B))  # n_train // B full batches and one of n_train % B rows
+# n_train // B full batches and one of n_train % B rows:
+print(page.batches_line(n_train, B))
 
 # %% [markdown]
 # ## 3. Проверьте градиент до обучения {#3-check-the-gradient-before-you-train}
@@ -194,10 +195,12 @@ plus = probe.loss_and_grads(X_small, y_small)[0]
 probe.weights[0][i, j] -= 2 * eps
 minus = probe.loss_and_grads(X_small, y_small)[0]
 numeric = (plus - minus) / (2 * eps)
-# both to 8 decimals: the difference quotient's rounding error is about 1e-16 / eps = 1e-10,
-# so a 10th decimal would differ from one CPU or BLAS kernel to another.
-print(probe_lines(i, j, dW1[i, j], numeric))
-print(zero_gradient_lines(np.sum(X_small.max(axis=0) == 0), np.sum(dW1 == 0), dW1.size))
+# both to 8 decimals: the difference quotient's rounding error is about
+# 1e-16 / eps = 1e-10, so a 10th decimal would differ from one CPU or BLAS kernel to
+# another.
+print(page.probe_lines(i, j, dW1[i, j], numeric))
+blank = np.sum(X_small.max(axis=0) == 0)  # pixels that are 0 in all 8 rows
+print(page.zero_gradient_lines(blank, np.sum(dW1 == 0), dW1.size))
 
 # %% [markdown]
 # Затем проверим все параметры сети разом, функцией `grad_check`. Она сообщает наибольшую
@@ -207,8 +210,8 @@ print(zero_gradient_lines(np.sum(X_small.max(axis=0) == 0), np.sum(dW1 == 0), dW
 
 # %%
 error = grad_check(net, X_small, y_small, eps=1e-6)
-print(gradient_check_line(net.n_params, error))
-check_gradient(error)  # the text below says: below 1e-6
+print(page.gradient_check_line(net.n_params, error))
+page.check_gradient(error)  # the text below says: below 1e-6
 
 # %% [markdown]
 # ## 4. Обучаем, сохраняем лучшую эпоху, тестируем один раз {#4-train-keep-the-best-epoch-test-once}
@@ -227,17 +230,18 @@ with threadpool_limits(limits=1):
     chosen = history.best_epoch  # 0-based index of the restored epoch
     # the one use of the test split: predictions of shape (n_test,)
     test_predictions = net.predict(splits.X_test)
-print(chosen_epoch_line(chosen + 1, SETTINGS.epochs))
-print(validation_line(history.val_loss[chosen], history.val_accuracy[chosen]))
-print(accuracy_on_test_line(np.mean(test_predictions == splits.y_test)))
+print(page.chosen_epoch_line(chosen + 1, SETTINGS.epochs))
+print(page.validation_line(history.val_loss[chosen], history.val_accuracy[chosen]))
+print(page.accuracy_on_test_line(np.mean(test_predictions == splits.y_test)))
 
 # %% [markdown]
-# Ячейка ниже запускает весь эксперимент этой страницы — эту модель для {@ lab_a.seeds | counted('зерна', 'зёрен', 'зёрен') @},
-# остальные размеры из раздела 6 и модели scikit-learn из раздела 7 — через `run_lab`,
-# ту самую функцию, которую вызывает командная строка. Индикатор прогресса считает
-# обучения моделей. Первое обучение внутри `run_lab` в точности повторяет обучение модели
-# выше (то же зерно, тот же код), и проверки в ячейке это подтверждают. Поэтому таблица под ней —
-# одновременно и запуск этой страницы, и вывод команды.
+# Ячейка ниже запускает весь эксперимент этой страницы: эту модель для {@ lab_a.seeds | counted('зерна', 'зёрен', 'зёрен') @}
+# вместе с остальными размерами из раздела 6, затем модели scikit-learn из раздела 7. Её
+# строки — тело `run_lab`, той самой функции, которую вызывает командная строка (тест
+# следит, чтобы вызовы в них были одни и те же и в том же порядке); индикатор прогресса
+# считает обучения моделей `mlp_ref`. Первое обучение этой модели в точности повторяет
+# обучение выше (то же зерно, тот же код), и проверки в ячейке это подтверждают. Поэтому
+# таблица под ячейкой — одновременно и запуск этой страницы, и вывод команды.
 #
 # Модель, которая ничему не научилась, названа под ячейкой и никогда не выбирается: это модель
 # на уровне угадывания (меньше {@ lab_a.chance_limit @} % на валидации, когда угадывание даёт {@ lab_a.chance @} %) или модель,
@@ -246,18 +250,33 @@ print(accuracy_on_test_line(np.mean(test_predictions == splits.y_test)))
 # а командная строка печатает эту одну строку и останавливается.
 
 # %%
-# a tqdm-style bar that redraws in place:
-report = run_lab(SETTINGS, progress=NotebookProgress)
-# run_lab fits on one BLAS thread, as the cell above: the same calls in the same order, so the
-# chosen epoch and the predicted labels compare exactly (with different thread counts the
+# run_lab's lines, the command line's experiment; every fit on one BLAS thread (see
+# question 5)
+budget = SETTINGS.budget  # epochs, batch size and learning rate, the same for every fit
+tick = Ticker(NotebookProgress, total=len(SETTINGS.study_sizes) * SETTINGS.n_seeds)
+with threadpool_limits(limits=1):
+    # section 6's sizes (SIZES among them), each for the seeds SEED, SEED + 1, ...
+    study = width_depth_study(SETTINGS.study_sizes, splits, seeds=SETTINGS.seeds,
+                              tick=tick, **budget)
+    # section 7: scikit-learn's MLP with the same settings and seeds, and two baselines
+    mlpc = [fit_mlp_classifier(SETTINGS.sizes[1:-1], splits, seed=seed, **budget)
+            for seed in SETTINGS.seeds]
+    baselines = [fit_logistic_regression(splits),
+                 fit_hist_gradient_boosting(splits, max_iter=SETTINGS.hgb_rounds)]
+tick.close()
+# the numbers of every fit, and the size chosen by mean validation accuracy
+report = DigitsReport.collect(SETTINGS, splits, study, mlpc, baselines)
+# seed SEED of SIZES is the fit of section 4: the same calls, on one BLAS thread, so the
+# chosen epoch and the predicted labels compare exactly (with other thread counts the
 # losses could differ in the last bits, and a near-tie could then flip a label)
 assert np.allclose(report.main.history.val_loss, history.val_loss, rtol=1e-12, atol=0)
 assert report.main.chosen_epoch == chosen + 1
 assert np.array_equal(report.main.test_predictions, test_predictions)
-problems = problem_lines(report)  # models at chance or with a rising loss, never chosen; "" if none
+# models at chance or with a rising loss, never chosen; "" if none:
+problems = page.problem_lines(report)
 if problems:
     print(problems)
-display(Markdown(run_table(report.main)))
+display(Markdown(page.run_table(report.main)))
 
 # %% [markdown]
 # ### Кривые потерь {#loss-curves}
@@ -267,12 +286,13 @@ display(Markdown(run_table(report.main)))
 # с весами на конец эпохи. Поэтому обучающая кривая отстаёт примерно на полэпохи.
 
 # %%
-show_loss_curves(history, chosen, SETTINGS)  # the figure's code: mlp_ref/labs/digits/figures.py
+# the figure's code: mlp_ref/labs/digits/figures.py
+figures.show_loss_curves(history, chosen, SETTINGS)
 
 # %%
 lab_epochs = np.array([run.chosen_epoch for run in report.lab_runs])
-print(chosen_epochs_line(SETTINGS.n_seeds, sorted(lab_epochs.tolist())))
-check_chosen_epochs(report)  # the text below says: all within the last few epochs
+print(page.chosen_epochs_line(SETTINGS.n_seeds, sorted(lab_epochs.tolist())))
+page.check_chosen_epochs(report)  # the text below says: all within the last few epochs
 
 # %% [markdown]
 # *Рисунок: потери на обучающей (сплошная линия, кружки) и валидационной (штриховая,
@@ -294,12 +314,14 @@ y_test = splits.y_test
 cm = confusion_matrix(y_test, test_predictions, 10)  # (10, 10)
 assert cm.sum() == len(y_test)
 assert np.trace(cm) == np.sum(test_predictions == y_test)
-show_confusion_matrix(cm)
+figures.show_confusion_matrix(cm)
 off = cm - np.diag(np.diag(cm))
-print(errors_line(off.sum(), np.count_nonzero(off), off.max()))
+print(page.errors_line(off.sum(), np.count_nonzero(off), off.max()))
 per_digit = np.bincount(y_test, minlength=10)
-# points of accuracy one test image is worth: overall, and for the most and the least frequent digit
-print(image_worth_lines(100 / len(y_test), 100 / per_digit.max(), 100 / per_digit.min()))
+# points of accuracy one test image is worth: overall, and for the most and the least
+# frequent digit
+print(page.image_worth_lines(100 / len(y_test), 100 / per_digit.max(),
+                             100 / per_digit.min()))
 
 # %% [markdown]
 # *Рисунок: матрица ошибок выбранной модели на тестовой выборке; числа вне диагонали
@@ -313,8 +335,8 @@ print(image_worth_lines(100 / len(y_test), 100 / per_digit.max(), 100 / per_digi
 # истинной меткой:
 
 # %%
-wrong = np.flatnonzero(test_predictions != y_test)  # indices of the misclassified test rows
-show_misclassified(splits.X_test[wrong].reshape(-1, 8, 8),  # each row of 64 pixels as 8x8
+wrong = np.flatnonzero(test_predictions != y_test)  # the misclassified test rows
+figures.show_misclassified(splits.X_test[wrong].reshape(-1, 8, 8),  # each row as 8x8
                    test_predictions[wrong], y_test[wrong])
 
 # %% [markdown]
@@ -347,13 +369,14 @@ for epoch in range(3):
             readable.biases[l] -= lr * grads.biases[l]
 fast = MLP(sizes, output="softmax", seed=SETTINGS.seed)
 short = fit(fast, splits.X_train, splits.y_train, splits.X_val,
-            splits.y_val, epochs=3, batch_size=B, lr=lr, seed=SETTINGS.seed, engine="fast")
+            splits.y_val, epochs=3, batch_size=B, lr=lr, seed=SETTINGS.seed,
+            engine="fast")
 gap = max(np.abs(a - b).max() for a, b in
           zip(readable.weights + readable.biases, fast.weights + fast.biases))
-print(loops_gap_line(gap))
-# the comparison needs fit to keep its last (third) epoch's weights, as the loop above does;
-# the text below says the difference is rounding error (below 1e-9)
-check_loops(short.best_epoch, gap)
+print(page.loops_gap_line(gap))
+# the comparison needs fit to keep its last (third) epoch's weights, as the loop above
+# does; the text below says the difference is rounding error (below 1e-9)
+page.check_loops(short.best_epoch, gap)
 
 # %% [markdown]
 # Разница — ошибка округления: оба цикла получают один и тот же порядок батчей из одного
@@ -381,11 +404,11 @@ check_loops(short.best_epoch, gap)
 # смысл имеет только его порядок.
 
 # %%
-display(Markdown(study_table(report)))
-print(chosen_size_lines(report))  # the size chosen by validation and its test accuracy
-print(late_epochs_line(report))  # sizes whose every seed chose one of the last epochs
-# the text below says: the largest network was chosen, and every size was still improving
-check_study(report)
+display(Markdown(page.study_table(report)))
+print(page.chosen_size_lines(report))  # the size chosen, its test accuracy
+print(page.late_epochs_line(report))  # sizes whose every seed chose a late epoch
+# the text below says: the largest network was chosen, every size was still improving
+page.check_study(report)
 
 # %% [markdown]
 # При этом бюджете самая большая сеть достигла наибольшей точности на валидации и была
@@ -433,7 +456,7 @@ check_study(report)
 # сообщите точность на тесте только выбранной.
 
 # %%
-display(Markdown(comparison_table(report)))
+display(Markdown(page.comparison_table(report)))
 
 # %% [markdown]
 # Два MLP совпадают по размерам, функции потерь, оптимизатору и протоколу, так что их
@@ -443,9 +466,9 @@ display(Markdown(comparison_table(report)))
 # запуске ячейка предупредит):
 
 # %%
-display(Markdown(parity_table(report)))
-print(parity_verdict(report))
-check_parity(report)
+display(Markdown(page.parity_table(report)))
+print(page.parity_verdict(report))
+page.check_parity(report)
 
 # %% [markdown]
 # Сравнение показывает, как эта сеть выглядит на фоне стандартных инструментов **на этом
@@ -519,8 +542,8 @@ check_parity(report)
 
 # %%
 # the folder of the first cell's MNIST_DIR, else the environment variable MNIST_DIR
-mnist_dir = MNIST_DIR if MNIST_DIR is not None else os.environ.get(MNIST_ENV)
-display(Markdown(mnist_report(mnist_dir, SETTINGS, progress=False)))
+mnist_dir = MNIST_DIR if MNIST_DIR is not None else os.environ.get(page.MNIST_ENV)
+display(Markdown(page.mnist_report(mnist_dir, SETTINGS, progress=False)))
 
 # %% [markdown]
 # ## Итоги {#closing-note}
@@ -530,10 +553,10 @@ display(Markdown(mnist_report(mnist_dir, SETTINGS, progress=False)))
 # замерами времени):
 
 # %%
-display(Markdown(comparison_table(report)))
-display(Markdown(study_table(report)))
-print(parity_verdict(report))
-print(mnist_status(mnist_dir))
+display(Markdown(page.comparison_table(report)))
+display(Markdown(page.study_table(report)))
+print(page.parity_verdict(report))
+print(page.mnist_status(mnist_dir))
 finish(page_start)
 
 # %% [markdown]
