@@ -38,15 +38,16 @@
 # the notebook's tables, figures and messages.
 
 # %%
-# Settings of this run; these values are the page's (and the command line's defaults).
-LANGUAGE = "en"      # the language of the tables, figures and messages: "en" or "ru"
+# Settings of this run: the page's values (the command line's defaults).
+LANGUAGE = "en"      # the tables', figures' and messages' language: en, ru
 # None: the US census first names; or a path to a text file, one word per line
 WORDS_FILE = None
-# True: take the vocabulary from WORDS_FILE's characters (default: the letters a-z)
+# True: the vocabulary from WORDS_FILE's characters (default: the letters a-z)
 BUILD_VOCAB = False
-LOWERCASE = False    # True: lower-case every word of WORDS_FILE ("Emma" becomes "emma")
-STEPS = 4000         # SGD steps per model; the learning rate drops tenfold halfway
-SEED = 0             # splits the words; each variant's models use SEED, SEED + 1, ...
+# True: lower-case every word of WORDS_FILE ("Emma" becomes "emma")
+LOWERCASE = False
+STEPS = 4000         # SGD steps per model; the rate drops tenfold halfway
+SEED = 0             # splits the words; models use SEED, SEED + 1, ...
 SEEDS = 3            # models per variant
 CONTEXT = 3          # previous characters the model sees
 EMBEDDING = 10       # embedding width per character
@@ -65,21 +66,24 @@ import numpy as np
 from IPython.display import Markdown, display
 
 from mlp_ref.labs.charlm.data import load_word_list, window_rows
-from mlp_ref.labs.charlm.experiment import (VARIANTS, CharLMReport, CharLMSettings,
-                                            VariantResult, prepare_data)
-from mlp_ref.labs.charlm.model import (cross_entropy, evaluate, fit_bigram, forward,
-                                       init_char_mlp, train)
+from mlp_ref.labs.charlm.experiment import (VARIANTS, CharLMReport,
+                                            CharLMSettings, VariantResult,
+                                            prepare_data)
+from mlp_ref.labs.charlm.model import (cross_entropy, evaluate, fit_bigram,
+                                       forward, init_char_mlp, train)
 from mlp_ref.labs.notebook import begin, finish
 # what the cells show, in the notebook's language: page.* the tables, lines and
-# checks of the page's statements (mlp_ref/labs/charlm/report.py), figures.* the figures
+# checks of the page's statements (mlp_ref/labs/charlm/report.py), figures.*
+# the figures
 from mlp_ref.labs.charlm import figures
 from mlp_ref.labs.charlm import report as page
 
-SETTINGS = CharLMSettings(steps=STEPS, seed=SEED, n_seeds=SEEDS, context=CONTEXT,
-                          emb_dim=EMBEDDING, hidden=HIDDEN, batch_size=BATCH_SIZE,
-                          lr=LEARNING_RATE, momentum=BN_MOMENTUM, alpha=ALPHA,
-                          n_samples=SAMPLES)
-# the language, and whether this is the page's run; prints the same run's command line
+SETTINGS = CharLMSettings(steps=STEPS, seed=SEED, n_seeds=SEEDS,
+                          context=CONTEXT, emb_dim=EMBEDDING, hidden=HIDDEN,
+                          batch_size=BATCH_SIZE, lr=LEARNING_RATE,
+                          momentum=BN_MOMENTUM, alpha=ALPHA, n_samples=SAMPLES)
+# the language, and whether this is the page's run; prints the same run's
+# command line
 command = page.command_line(SETTINGS, WORDS_FILE, BUILD_VOCAB, LOWERCASE)
 page_start = begin(LANGUAGE, SETTINGS, CharLMSettings(), command,
                    own_data=WORDS_FILE is not None)
@@ -105,9 +109,10 @@ page_start = begin(LANGUAGE, SETTINGS, CharLMSettings(), command,
 # also predict the end.
 
 # %%
-# the words and vocabulary that `--words WORDS_FILE` (`--build-vocab`, `--lowercase`)
-# would select:
-words, vocab = load_word_list(WORDS_FILE, build_vocab=BUILD_VOCAB, lowercase=LOWERCASE)
+# the words and vocabulary that `--words WORDS_FILE` (`--build-vocab`,
+# `--lowercase`) would select:
+words, vocab = load_word_list(WORDS_FILE, build_vocab=BUILD_VOCAB,
+                              lowercase=LOWERCASE)
 splits, windows = prepare_data(words, SETTINGS, vocab)
 n_unique = sum(len(part) for part in splits.values())
 # how many words, from where, and the vocabulary:
@@ -123,7 +128,8 @@ display(Markdown(page.data_table(splits, windows)))
 
 # %%
 example = "emma" if "emma" in words else splits["train"][0]
-rows = [[ctx, nxt] for ctx, nxt in window_rows(example, vocab, SETTINGS.context)]
+rows = [[ctx, nxt]
+        for ctx, nxt in window_rows(example, vocab, SETTINGS.context)]
 display(Markdown(page.windows_table(rows, SETTINGS.context)))
 
 # %% [markdown]
@@ -182,18 +188,23 @@ display(Markdown(page.windows_table(rows, SETTINGS.context)))
 # %%
 config = SETTINGS.config(vocab.size, "kaiming", False)
 C = init_char_mlp(config, SETTINGS.seed).params["C"]       # (V, E)
-X_batch = windows["train"][0][:SETTINGS.batch_size]        # (B, context): indices
-one_hot = np.eye(vocab.size)[X_batch]                      # (B, context, V): 1 at each
-by_lookup, by_product = C[X_batch], one_hot @ C            # both (B, context, E)
+# (B, context): indices
+X_batch = windows["train"][0][:SETTINGS.batch_size]
+# (B, context, V): 1 at each
+one_hot = np.eye(vocab.size)[X_batch]
+# both (B, context, E)
+by_lookup, by_product = C[X_batch], one_hot @ C
 assert by_lookup.shape == by_product.shape
 assert np.allclose(by_lookup, by_product, rtol=0, atol=1e-12), \
     "C[X] must equal onehot(X) @ C"
 rng = np.random.default_rng(SETTINGS.seed)
 upstream = rng.normal(size=by_lookup.shape)                # any gradient of E
 scatter = np.zeros_like(C)
-np.add.at(scatter, X_batch, upstream)                      # what the backward pass does
+# what the backward pass does
+np.add.at(scatter, X_batch, upstream)
 # X^T Delta, (V, E):
-layer_grad = one_hot.reshape(-1, vocab.size).T @ upstream.reshape(-1, C.shape[1])
+layer_grad = (one_hot.reshape(-1, vocab.size).T
+              @ upstream.reshape(-1, C.shape[1]))
 assert np.allclose(scatter, layer_grad, rtol=1e-12, atol=1e-12), \
     "scatter-add must equal onehot(X)^T Delta"
 # both equalities held: the assertions passed
@@ -201,8 +212,10 @@ print(page.lookup_lines(by_lookup.shape, scatter.shape))
 
 # %%
 for batch_norm in (False, True):
-    model = init_char_mlp(SETTINGS.config(vocab.size, "kaiming", batch_norm), 0)
-    shapes = ", ".join(f"{name} {value.shape}" for name, value in model.params.items())
+    config = SETTINGS.config(vocab.size, "kaiming", batch_norm)
+    model = init_char_mlp(config, 0)
+    shapes = ", ".join(f"{name} {value.shape}"
+                       for name, value in model.params.items())
     print(page.parameters_line(batch_norm, model.n_parameters(), shapes))
 
 # %% [markdown]
@@ -220,23 +233,28 @@ for batch_norm in (False, True):
 X_train, Y_train = windows["train"]
 step0 = {}  # the training loss at step 0 of each initialization
 for init in ("naive", "scaled_output"):
-    model = init_char_mlp(SETTINGS.config(vocab.size, init, False), SETTINGS.seed)
+    config = SETTINGS.config(vocab.size, init, False)
+    model = init_char_mlp(config, SETTINGS.seed)
     step0[init] = evaluate(model, X_train, Y_train)
 # and ln V, the loss of a uniform prediction:
 display(Markdown(page.step0_table(step0, vocab.size)))
 
-# One draw of the weights is one sample: on average over draws the step-0 loss is at
-# least ln V (cross entropy is convex in the logits, whose average is 0), but one draw
-# can start a little below it. How often, and by how much at most, over 20 seeds:
+# One draw of the weights is one sample: on average over draws the step-0 loss
+# is at least ln V (cross entropy is convex in the logits, whose average is 0),
+# but one draw can start a little below it. How often, and by how much at most,
+# over 20 seeds:
 ln_V = math.log(vocab.size)
 below = {}
 for init in ("scaled_output", "kaiming"):
     config = SETTINGS.config(vocab.size, init, False)
+    # (20,) the step-0 loss of 20 seeds, minus ln V
     gaps = np.array([evaluate(init_char_mlp(config, seed), X_train, Y_train)
-                     for seed in range(20)]) - ln_V   # (20,) step-0 loss minus ln V
+                     for seed in range(20)]) - ln_V
     below[init] = int(np.sum(gaps < 0))
-    print(page.below_ln_v_line(init, below[init], gaps.size, -gaps.min(), gaps.max()))
-page.check_step0(below, 20)  # the text says: some seeds start below ln V, some above
+    print(page.below_ln_v_line(init, below[init], gaps.size, -gaps.min(),
+                               gaps.max()))
+# the text says: some seeds start below ln V, some above
+page.check_step0(below, 20)
 
 # %% [markdown]
 # ### Saturated tanh units
@@ -257,18 +275,20 @@ page.check_step0(below, 20)  # the text says: some seeds start below ln V, some 
 
 # %%
 sat_rows, hidden = [], []
-fan_in = SETTINGS.context * SETTINGS.emb_dim  # width of x: 3 characters x 10 here
-# W1 ~ N(0, 1); W1 ~ N(0, 1) x (5/3)/sqrt(fan_in) and b1 x 0.01; W1 ~ N(0, 1), then
-# batch norm:
+fan_in = SETTINGS.context * SETTINGS.emb_dim  # width of x: CONTEXT x EMBEDDING
+# W1 ~ N(0, 1); W1 ~ N(0, 1) x (5/3)/sqrt(fan_in) and b1 x 0.01; W1 ~ N(0, 1),
+# then batch norm:
 inits = (("scaled_output", False), ("kaiming", False), ("scaled_output", True))
 for init, batch_norm in inits:
-    model = init_char_mlp(SETTINGS.config(vocab.size, init, batch_norm), SETTINGS.seed)
+    config = SETTINGS.config(vocab.size, init, batch_norm)
+    model = init_char_mlp(config, SETTINGS.seed)
     # batch norm: the statistics of the whole split
     _, cache = forward(model, X_train, training=True)
     hidden.append(cache.h)  # (N, H)
     # the spread of x W1, before the bias and the tanh:
     pre_std = float((cache.x @ model.params["W1"]).std())
-    sat_rows.append((init, batch_norm, float(np.mean(np.abs(cache.h) > 0.97)), pre_std))
+    saturated = float(np.mean(np.abs(cache.h) > 0.97))
+    sat_rows.append((init, batch_norm, saturated, pre_std))
 display(Markdown(page.saturation_table(sat_rows, fan_in)))
 # with N(0, 1) weights; with the Kaiming scale:
 print(page.expected_std_line(fan_in, math.sqrt(fan_in), 5 / 3))
@@ -301,18 +321,22 @@ figures.show_hidden_histograms(hidden[:2], sat_rows[:2], fan_in)
 # %%
 train_start = time.perf_counter()
 # run_lab's lines, the command line's experiment (it adds a progress bar)
-bigram = fit_bigram(*windows["train"], vocab.size, alpha=SETTINGS.alpha)  # the baseline
+# the baseline
+bigram = fit_bigram(*windows["train"], vocab.size, alpha=SETTINGS.alpha)
 variants = []
-for label, init, batch_norm in VARIANTS:  # naive init or fixes; without, with BN
+# naive init or fixes; without, with BN
+for label, init, batch_norm in VARIANTS:
     config = SETTINGS.config(vocab.size, init, batch_norm)
     models = [init_char_mlp(config, seed) for seed in SETTINGS.seeds]
     curves = [train(model, *windows["train"], steps=SETTINGS.steps, seed=seed,
                     batch_size=SETTINGS.batch_size, base_lr=SETTINGS.lr)
               for model, seed in zip(models, SETTINGS.seeds)]  # each (steps,)
     # every model's loss on the train, validation and test windows
-    variants.append(VariantResult.evaluated(label, config, models, curves, windows))
+    variants.append(VariantResult.evaluated(label, config, models, curves,
+                                            windows))
 # the variant chosen by mean validation loss, and the names sampled from it
-report = CharLMReport.collect(SETTINGS, words, vocab, splits, windows, bigram, variants)
+report = CharLMReport.collect(SETTINGS, words, vocab, splits, windows, bigram,
+                              variants)
 seconds = time.perf_counter() - train_start
 print(page.trained_line(len(report.variants) * SETTINGS.n_seeds, seconds))
 
@@ -331,29 +355,31 @@ figures.show_training_curves(report)
 # Losses are mean cross entropy per character in nats (with the natural logarithm, as everywhere
 # in the course; bits would use the base-2 logarithm), evaluated with the running
 # batch-norm statistics; each MLP cell is the mean ± standard deviation over the {@ lab_b.seeds @}
-# seeds. The model is chosen by validation loss alone, and only the chosen model is
-# evaluated on the test split.
+# seeds. The model is chosen by validation loss alone, and the table shows the test loss
+# of the chosen model only (the training cell computes every model's, but nothing is
+# chosen from them).
 
 # %%
 display(Markdown(page.results_table(report)))
 
 # %%
 val = {r.label: r.val_loss for r in report.variants}
-naive, fixed = val["MLP, naive init"], val["MLP, init fixes"]  # each (n_seeds,)
+# each (n_seeds,)
+naive, fixed = val["MLP, naive init"], val["MLP, init fixes"]
 bn_naive = val["MLP + batch norm, naive init"]
 bn_fixed = val["MLP + batch norm, init fixes"]
 bigram_val = report.bigram_loss["val"]
-# per seed, one variant's validation loss minus the other's; each printed as its mean
-# and range
+# per seed, one variant's validation loss minus the other's; each printed as
+# its mean and range
 differences = {"init fixes vs naive init, no batch norm": fixed - naive,
                "batch norm vs none, naive init": bn_naive - naive,
                "batch norm vs none, with init fixes": bn_fixed - fixed}
 best_vs_bigram = min(v.mean() for v in val.values()) - bigram_val
 print(page.differences_lines(differences, best_vs_bigram=best_vs_bigram))
 
-# The text below states five of these directions: page.check_findings checks each on
-# this run (the site build fails if the page's own run reverses one; in your run, one
-# that does not hold warns).
+# The text below states five of these directions: page.check_findings checks
+# each on this run (the site build fails if the page's own run reverses one; in
+# your run, one that does not hold warns).
 page.check_findings(report)
 
 # %% [markdown]
@@ -386,14 +412,17 @@ page.check_findings(report)
 #   below tests the second.
 
 # %%
-bn_fixes = next(r for r in report.variants if r.label == "MLP + batch norm, init fixes")
+bn_fixes = next(r for r in report.variants
+                if r.label == "MLP + batch norm, init fixes")
 bn_model = bn_fixes.models[0]
 # the statistics of the whole training split:
 logits, _ = forward(bn_model, X_train, training=True)
 full_stats = cross_entropy(logits, Y_train)[0]
 running = evaluate(bn_model, X_train, Y_train)
-print(page.running_statistics_line(running, full_stats))  # and their difference
-# the text below says: within a tenth of the gap between the two "init fixes" rows
+# and their difference
+print(page.running_statistics_line(running, full_stats))
+# the text below says: within a tenth of the gap between the two "init fixes"
+# rows
 page.check_running_statistics(report, running, full_stats)
 
 # %% [markdown]
@@ -443,9 +472,10 @@ print(page.pca_share_line(share))
 figures.show_embeddings(points, vocab.chars, report.chosen_variant.label)
 
 # %%
-# every seed of the chosen variant: nearest neighbours in its embedding C and in C's
-# 2-D projection
-neighbours = page.embedding_neighbours(report.chosen_variant.models, vocab.chars)
+# every seed of the chosen variant: nearest neighbours in its embedding C and
+# in C's 2-D projection
+models = report.chosen_variant.models  # one per seed
+neighbours = page.embedding_neighbours(models, vocab.chars)
 print(page.neighbours_lines(neighbours))
 # the text below says: fewer than half agree; the vowels' count varies by seed
 page.check_embeddings(neighbours)
@@ -479,8 +509,9 @@ page.check_embeddings(neighbours)
 # full benchmark with the same code. PyTorch is optional: without it, the cell says so.
 
 # %%
-from mlp_ref.labs.charlm.speed import (median_step_times, numpy_runner, speed_config,
-                                       speed_windows, torch_runner)
+from mlp_ref.labs.charlm.speed import (median_step_times, numpy_runner,
+                                       speed_config, speed_windows,
+                                       torch_runner)
 
 try:
     import torch
@@ -490,10 +521,12 @@ if torch is None:
     ratio = None
     print(page.no_torch_line())  # and how to measure it
 else:
-    Xb, Yb = speed_windows(0)  # random windows over the timed model's vocabulary
+    Xb, Yb = speed_windows(0)  # random windows over the timed model's tokens
     config = speed_config(batch_norm=False, dtype="float64")
-    steps, repeats = 20, 15  # short alternating runs: a burst of load hits both sides
-    runners = [numpy_runner(config, Xb, Yb), torch_runner(torch, config, Xb, Yb)]
+    # short alternating runs: a burst of load hits both sides
+    steps, repeats = 20, 15
+    runners = [numpy_runner(config, Xb, Yb),
+               torch_runner(torch, config, Xb, Yb)]
     mine, theirs = median_step_times(runners, steps, repeats)
     ratio = mine / theirs
     # in µs per step, and the ratio:

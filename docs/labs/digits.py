@@ -38,21 +38,22 @@
 # `LANGUAGE`, is the language of the notebook's tables, figures and messages.
 
 # %%
-# Settings of this run; these values are the page's (and the command line's defaults).
-LANGUAGE = "en"       # the language of the tables, figures and messages: "en" or "ru"
+# Settings of this run: the page's values (the command line's defaults).
+LANGUAGE = "en"       # the tables', figures' and messages' language: en, ru
 EPOCHS = 25           # passes over the training rows
-SEED = 0              # the split; the models of each size use SEED, SEED + 1, ...
+SEED = 0              # the split; each size's models use SEED, SEED + 1, ...
 SEEDS = 5             # models per size (initialization and batch order)
 BATCH_SIZE = 64       # rows per SGD step
 LEARNING_RATE = 0.1   # SGD step size
 SIZES = [64, 32, 16, 10]  # the lab's network: 64 pixels in, 10 digits out
 # the sizes section 6 compares, with SIZES added if missing:
-STUDY = [[64, 32, 10], [64, 32, 16, 10], [64, 128, 64, 10], [64, 512, 256, 10]]
-HGB_ROUNDS = 100      # boosting rounds of the gradient-boosted trees (section 7)
-# section 8: a folder with mnist.npz or the four MNIST IDX files; None: no MNIST run
+STUDY = [[64, 32, 10], [64, 32, 16, 10],
+         [64, 128, 64, 10], [64, 512, 256, 10]]
+HGB_ROUNDS = 100      # boosting rounds of the boosted trees (section 7)
+# section 8: a folder with mnist.npz or MNIST's four IDX files; None: no run
 MNIST_DIR = None
 MNIST_SIZES = [784, 128, 64, 10]  # the network section 8 trains on MNIST
-MNIST_VAL = 10_000    # validation rows that section 8 takes from MNIST's training part
+MNIST_VAL = 10_000    # validation rows section 8 takes from MNIST's train part
 
 # %%
 import os
@@ -63,14 +64,17 @@ from threadpoolctl import threadpool_limits
 
 from mlp_ref import MLP, count_params, fit, grad_check
 from mlp_ref.labs.digits.baselines import (fit_hist_gradient_boosting,
-                                           fit_logistic_regression, fit_mlp_classifier)
+                                           fit_logistic_regression,
+                                           fit_mlp_classifier)
 from mlp_ref.labs.digits.data import check_partition, digits_splits
 from mlp_ref.labs.digits.experiment import (DigitsReport, DigitsSettings,
-                                            confusion_matrix, width_depth_study)
+                                            confusion_matrix,
+                                            width_depth_study)
 from mlp_ref.labs.notebook import begin, finish
 from mlp_ref.labs.progress import NotebookProgress, Ticker
 # what the cells show, in the notebook's language: page.* the tables, lines and
-# checks of the page's statements (mlp_ref/labs/digits/report.py), figures.* the figures
+# checks of the page's statements (mlp_ref/labs/digits/report.py), figures.*
+# the figures
 from mlp_ref.labs.digits import figures
 from mlp_ref.labs.digits import report as page
 
@@ -78,8 +82,10 @@ SETTINGS = DigitsSettings(epochs=EPOCHS, seed=SEED, n_seeds=SEEDS,
                           batch_size=BATCH_SIZE, lr=LEARNING_RATE, sizes=SIZES,
                           study=STUDY, hgb_rounds=HGB_ROUNDS,
                           mnist_sizes=MNIST_SIZES, mnist_val=MNIST_VAL)
-# the language, and whether this is the page's run; prints the same run's command line
-page_start = begin(LANGUAGE, SETTINGS, DigitsSettings(), page.command_line(SETTINGS))
+# the language, and whether this is the page's run; prints the same run's
+# command line
+command = page.command_line(SETTINGS)
+page_start = begin(LANGUAGE, SETTINGS, DigitsSettings(), command)
 
 # %% [markdown]
 # ## 1. The data and the split
@@ -105,7 +111,8 @@ page_start = begin(LANGUAGE, SETTINGS, DigitsSettings(), page.command_line(SETTI
 
 # %%
 splits = digits_splits(SETTINGS.seed)
-train_idx, val_idx, test_idx = splits.train_idx, splits.val_idx, splits.test_idx
+train_idx, val_idx = splits.train_idx, splits.val_idx
+test_idx = splits.test_idx
 n_rows = len(train_idx) + len(val_idx) + len(test_idx)
 assert set(train_idx).isdisjoint(val_idx)
 assert set(train_idx).isdisjoint(test_idx)
@@ -190,8 +197,8 @@ probe.weights[0][i, j] -= 2 * eps
 minus = probe.loss_and_grads(X_small, y_small)[0]
 numeric = (plus - minus) / (2 * eps)
 # both to 8 decimals: the difference quotient's rounding error is about
-# 1e-16 / eps = 1e-10, so a 10th decimal would differ from one CPU or BLAS kernel to
-# another.
+# 1e-16 / eps = 1e-10, so a 10th decimal would differ from one CPU or BLAS
+# kernel to another.
 print(page.probe_lines(i, j, dW1[i, j], numeric))
 blank = np.sum(X_small.max(axis=0) == 0)  # pixels that are 0 in all 8 rows
 print(page.zero_gradient_lines(blank, np.sum(dW1 == 0), dW1.size))
@@ -215,16 +222,19 @@ page.check_gradient(error)  # the text below says: below 1e-6
 # loss; at the end it restores them. Only then is the test split used, once.
 
 # %%
-# on one BLAS thread, as every fit of this page and of the command line (question 5)
+# on one BLAS thread, as every fit of this page and of the command line
+# (question 5)
 with threadpool_limits(limits=1):
     history = fit(net, splits.X_train, splits.y_train,
                   splits.X_val, splits.y_val, epochs=SETTINGS.epochs,
-                  batch_size=B, lr=SETTINGS.lr, seed=SETTINGS.seed, engine="fast")
+                  batch_size=B, lr=SETTINGS.lr, seed=SETTINGS.seed,
+                  engine="fast")
     chosen = history.best_epoch  # 0-based index of the restored epoch
     # the one use of the test split: predictions of shape (n_test,)
     test_predictions = net.predict(splits.X_test)
 print(page.chosen_epoch_line(chosen + 1, SETTINGS.epochs))
-print(page.validation_line(history.val_loss[chosen], history.val_accuracy[chosen]))
+print(page.validation_line(history.val_loss[chosen],
+                           history.val_accuracy[chosen]))
 print(page.accuracy_on_test_line(np.mean(test_predictions == splits.y_test)))
 
 # %% [markdown]
@@ -242,26 +252,33 @@ print(page.accuracy_on_test_line(np.mean(test_predictions == splits.y_test)))
 # learned, the cell says only that, and the command line prints that one line and stops.
 
 # %%
-# run_lab's lines, the command line's experiment; every fit on one BLAS thread (see
-# question 5)
-budget = SETTINGS.budget  # epochs, batch size and learning rate, the same for every fit
-tick = Ticker(NotebookProgress, total=len(SETTINGS.study_sizes) * SETTINGS.n_seeds)
+# run_lab's lines, the command line's experiment; every fit on one BLAS thread
+# (see question 5)
+# epochs, batch size and learning rate, the same for every fit
+budget = SETTINGS.budget
+n_fits = len(SETTINGS.study_sizes) * SETTINGS.n_seeds  # of mlp_ref's MLP
+tick = Ticker(NotebookProgress, total=n_fits)
 with threadpool_limits(limits=1):
-    # section 6's sizes (SIZES among them), each for the seeds SEED, SEED + 1, ...
-    study = width_depth_study(SETTINGS.study_sizes, splits, seeds=SETTINGS.seeds,
-                              tick=tick, **budget)
-    # section 7: scikit-learn's MLP with the same settings and seeds, and two baselines
-    mlpc = [fit_mlp_classifier(SETTINGS.sizes[1:-1], splits, seed=seed, **budget)
+    # section 6's sizes (SIZES among them), each for seeds SEED, SEED + 1, ...
+    study = width_depth_study(SETTINGS.study_sizes, splits,
+                              seeds=SETTINGS.seeds, tick=tick, **budget)
+    # section 7: scikit-learn's MLP with the same settings and seeds, and two
+    # baselines
+    hidden = SETTINGS.sizes[1:-1]  # the hidden widths of SIZES
+    mlpc = [fit_mlp_classifier(hidden, splits, seed=seed, **budget)
             for seed in SETTINGS.seeds]
+    rounds = SETTINGS.hgb_rounds
     baselines = [fit_logistic_regression(splits),
-                 fit_hist_gradient_boosting(splits, max_iter=SETTINGS.hgb_rounds)]
+                 fit_hist_gradient_boosting(splits, max_iter=rounds)]
 tick.close()
 # the numbers of every fit, and the size chosen by mean validation accuracy
 report = DigitsReport.collect(SETTINGS, splits, study, mlpc, baselines)
-# seed SEED of SIZES is the fit of section 4: the same calls, on one BLAS thread, so the
-# chosen epoch and the predicted labels compare exactly (with other thread counts the
-# losses could differ in the last bits, and a near-tie could then flip a label)
-assert np.allclose(report.main.history.val_loss, history.val_loss, rtol=1e-12, atol=0)
+# seed SEED of SIZES is the fit of section 4: the same calls, on one BLAS
+# thread, so the chosen epoch and the predicted labels compare exactly (with
+# other thread counts the losses could differ in the last bits, and a near-tie
+# could then flip a label)
+assert np.allclose(report.main.history.val_loss, history.val_loss,
+                   rtol=1e-12, atol=0)
 assert report.main.chosen_epoch == chosen + 1
 assert np.array_equal(report.main.test_predictions, test_predictions)
 # models at chance or with a rising loss, never chosen; "" if none:
@@ -284,7 +301,8 @@ figures.show_loss_curves(history, chosen, SETTINGS)
 # %%
 lab_epochs = np.array([run.chosen_epoch for run in report.lab_runs])
 print(page.chosen_epochs_line(SETTINGS.n_seeds, sorted(lab_epochs.tolist())))
-page.check_chosen_epochs(report)  # the text below says: all within the last few epochs
+# the text below says: all within the last few epochs
+page.check_chosen_epochs(report)
 
 # %% [markdown]
 # *Figure: training (solid, circles) and validation (dashed, squares) loss per epoch on a
@@ -310,8 +328,8 @@ figures.show_confusion_matrix(cm)
 off = cm - np.diag(np.diag(cm))
 print(page.errors_line(off.sum(), np.count_nonzero(off), off.max()))
 per_digit = np.bincount(y_test, minlength=10)
-# points of accuracy one test image is worth: overall, and for the most and the least
-# frequent digit
+# points of accuracy one test image is worth: overall, and for the most and the
+# least frequent digit
 print(page.image_worth_lines(100 / len(y_test), 100 / per_digit.max(),
                              100 / per_digit.min()))
 
@@ -326,8 +344,10 @@ print(page.image_worth_lines(100 / len(y_test), 100 / per_digit.max(),
 # the true label:
 
 # %%
-wrong = np.flatnonzero(test_predictions != y_test)  # the misclassified test rows
-figures.show_misclassified(splits.X_test[wrong].reshape(-1, 8, 8),  # each row as 8x8
+# the misclassified test rows
+wrong = np.flatnonzero(test_predictions != y_test)
+# each row as 8x8
+figures.show_misclassified(splits.X_test[wrong].reshape(-1, 8, 8),
                    test_predictions[wrong], y_test[wrong])
 
 # %% [markdown]
@@ -364,8 +384,9 @@ short = fit(fast, splits.X_train, splits.y_train, splits.X_val,
 gap = max(np.abs(a - b).max() for a, b in
           zip(readable.weights + readable.biases, fast.weights + fast.biases))
 print(page.loops_gap_line(gap))
-# the comparison needs fit to keep its last (third) epoch's weights, as the loop above
-# does; the text below says the difference is rounding error (below 1e-9)
+# the comparison needs fit to keep its last (third) epoch's weights, as the
+# loop above does; the text below says the difference is rounding error (below
+# 1e-9)
 page.check_loops(short.best_epoch, gap)
 
 # %% [markdown]
@@ -396,8 +417,10 @@ page.check_loops(short.best_epoch, gap)
 # %%
 display(Markdown(page.study_table(report)))
 print(page.chosen_size_lines(report))  # the size chosen, its test accuracy
-print(page.late_epochs_line(report))  # sizes whose every seed chose a late epoch
-# the text below says: the largest network was chosen, every size was still improving
+# sizes whose every seed chose a late epoch
+print(page.late_epochs_line(report))
+# the text below says: the largest network was chosen, every size was still
+# improving
 page.check_study(report)
 
 # %% [markdown]
@@ -524,8 +547,11 @@ page.check_parity(report)
 # made.
 
 # %%
-# the folder of the first cell's MNIST_DIR, else the environment variable MNIST_DIR
-mnist_dir = MNIST_DIR if MNIST_DIR is not None else os.environ.get(page.MNIST_ENV)
+# the folder of the first cell's MNIST_DIR, else the environment variable
+# MNIST_DIR
+mnist_dir = MNIST_DIR
+if mnist_dir is None:
+    mnist_dir = os.environ.get(page.MNIST_ENV)
 display(Markdown(page.mnist_report(mnist_dir, SETTINGS, progress=False)))
 
 # %% [markdown]
