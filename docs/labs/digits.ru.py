@@ -535,12 +535,14 @@ page.check_parity(report)
 # import numpy as np
 # from sklearn.datasets import fetch_openml
 #
-# mnist = fetch_openml("mnist_784", version=1, as_frame=False)  # downloads: needs a network
-# X = mnist.data.astype(np.uint8)    # (70000, 784): pixels 0..255, returned as floats
-# y = mnist.target.astype(np.uint8)  # (70000,): the digits, returned as strings "0".."9"
+# # downloads: needs a network
+# mnist = fetch_openml("mnist_784", version=1, as_frame=False)
+# X = mnist.data.astype(np.uint8)    # (70000, 784): 0..255, fetched as floats
+# y = mnist.target.astype(np.uint8)  # (70000,): digits, fetched as "0".."9"
 # folder = Path("mnist")
 # folder.mkdir(exist_ok=True)
-# np.savez_compressed(folder / "mnist.npz",  # the last 10,000 rows are MNIST's test part
+# # the last 10,000 rows are MNIST's test part
+# np.savez_compressed(folder / "mnist.npz",
 #                     x_train=X[:-10_000], y_train=y[:-10_000],
 #                     x_test=X[-10_000:], y_test=y[-10_000:])
 # ```
@@ -551,8 +553,8 @@ page.check_parity(report)
 # командной строке папку передают параметром:
 #
 # ```bash
-# MNIST_DIR=/path/to/mnist jupyter lab                      # then run this notebook
-# python -m mlp_ref.labs.digits --mnist /path/to/mnist     # the same run, no notebook
+# MNIST_DIR=/path/to/mnist jupyter lab                 # then run this notebook
+# python -m mlp_ref.labs.digits --mnist /path/to/mnist  # the same, no notebook
 # ```
 #
 # В обоих случаях обучается `MLP([784, 128, 64, 10])` (`MNIST_SIZES`) с настройками первой

@@ -103,8 +103,21 @@ def test_plumbing_in_a_cell_is_found():
 CODE_WIDTH = 79
 
 
+def fenced_code_lines(text: str) -> list[str]:
+    """The lines of the code fences in a notebook's Markdown cells (``# ```python`` ... ``# ```), without ``# ``."""
+    lines, inside = [], False
+    for line in text.splitlines():
+        if line.startswith("# ```"):
+            inside = not inside
+        elif inside:
+            lines.append(line[2:])
+    return lines
+
+
 def long_code_lines(text: str) -> list[str]:
-    return [line for _, cell in editions.code_cells(text) for line in cell.splitlines() if len(line) > CODE_WIDTH]
+    """The code lines, in code cells and in the Markdown cells' code fences, longer than CODE_WIDTH."""
+    code = [line for _, cell in editions.code_cells(text) for line in cell.splitlines()] + fenced_code_lines(text)
+    return [line for line in code if len(line) > CODE_WIDTH]
 
 
 @pytest.mark.parametrize("lab", LABS, ids=lambda p: p.name)
@@ -116,6 +129,8 @@ def test_a_lab_code_line_fits_the_code_box(lab):
 
 def test_a_long_code_line_is_found():
     assert long_code_lines("# %%\nx = 1\n" + "y = [" + "1, " * 40 + "]\n") == ["y = [" + "1, " * 40 + "]"]
+    fenced = "# %% [markdown]\n# Run:\n#\n# ```bash\n# python -m x " + "--y 1 " * 20 + "\n# ```\n# " + "z " * 50 + "\n"
+    assert long_code_lines(fenced) == ["python -m x " + "--y 1 " * 20], "the fence's line, not the prose's"
 
 
 # The calls that are each lab's experiment: the lab's cell must make run_lab's, in the same order, with the
