@@ -56,7 +56,7 @@ def untrained():
 
 def test_a_run_in_which_no_model_trained_says_so_and_chooses_nothing(untrained):
     assert not untrained.usable and untrained.chosen is None
-    line = problem_lines(untrained)   # what the notebook prints after run_lab
+    line = problem_lines(untrained)   # what the notebook prints under its training cell
     assert line.startswith("no model trained: every one ended at chance") and "\n" not in line
     assert "chance is 10.0 %" in line and "this run's: 50; the page's: 0.1" in line
     assert chosen_size_lines(untrained).startswith("no size chosen")
