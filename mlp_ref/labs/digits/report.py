@@ -286,8 +286,10 @@ def loops_gap_line(gap: float) -> str:
 def chosen_size_lines(report: DigitsReport) -> str:
     """Section 6: the size chosen on validation and its mean test accuracy, or why none was chosen."""
     if report.chosen is None:
-        return say("no size chosen: every size had a model that failed to train (see the lines under the training cell of section 4)",
-                   ru="размер не выбран: у каждого размера есть модель, которая не обучилась (см. строки под ячейкой обучения в разделе 4)")
+        return say("no size chosen: every size had a model that failed to train (see the lines under the "
+                   "training cell of section 4)",
+                   ru="размер не выбран: у каждого размера есть модель, которая не обучилась (см. строки под "
+                   "ячейкой обучения в разделе 4)")
     best, n_seeds = report.study[report.chosen], report.settings.n_seeds
     sizes, test_accuracy = list(best.sizes), percent(best.test_accuracy.mean())
     return say(f"chosen by validation: {sizes}\n"
