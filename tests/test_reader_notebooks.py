@@ -43,8 +43,9 @@ def edit_settings(notebook, edits: dict[str, str]) -> None:
     """Change ``NAME = value`` lines of the first code cell, as a student edits them."""
     cell = first_code_cell(notebook)
     for name, value in edits.items():
-        cell.source, count = re.subn(rf"^{name} = [^#\n]*?(\s*#|$)", rf"{name} = {value}\1", cell.source,
-                                     flags=re.MULTILINE)
+        # the value may go on over indented lines (a long list); a comment after it stays
+        cell.source, count = re.subn(rf"^{name} = [^#\n]*?(?:\n[ \t]+[^#\n]*?)*(\s*#|$)", rf"{name} = {value}\1",
+                                     cell.source, flags=re.MULTILINE)
         assert count == 1, f"the first code cell has no single '{name} = ...' line to edit"
 
 

@@ -40,13 +40,16 @@
 # сообщений ноутбука.
 
 # %%
-# Настройки этого запуска; ниже стоят значения страницы (они же — значения командной строки по умолчанию).
+# Настройки запуска: значения страницы (они же — по умолчанию у команды).
 LANGUAGE = "ru"      # язык таблиц, рисунков и сообщений: "ru" или "en"
-WORDS_FILE = None    # None — имена из переписи США; или путь к текстовому файлу, по слову в строке
-BUILD_VOCAB = False  # True — взять словарь из символов WORDS_FILE (по умолчанию — буквы a–z)
-LOWERCASE = False    # True — перевести все слова WORDS_FILE в нижний регистр ("Emma" станет "emma")
-STEPS = 4000         # шагов SGD на модель; на середине скорость обучения падает в десять раз
-SEED = 0             # делит слова; модели каждого варианта берут зёрна SEED, SEED + 1, ...
+# None — имена из переписи США; или путь к текстовому файлу, по слову в строке
+WORDS_FILE = None
+# True — взять словарь из символов WORDS_FILE (по умолчанию — буквы a–z)
+BUILD_VOCAB = False
+# True — перевести все слова WORDS_FILE в нижний регистр ("Emma" станет "emma")
+LOWERCASE = False
+STEPS = 4000         # шагов SGD на модель; с середины скорость вдесятеро ниже
+SEED = 0             # делит слова; модели: зёрна SEED, SEED + 1, ...
 SEEDS = 3            # моделей на вариант
 CONTEXT = 3          # сколько предыдущих символов видит модель
 EMBEDDING = 10       # ширина эмбеддинга одного символа
@@ -65,23 +68,26 @@ import numpy as np
 from IPython.display import Markdown, display
 
 from mlp_ref.labs.charlm.data import load_word_list, window_rows
-from mlp_ref.labs.charlm.experiment import CharLMSettings, prepare_data, run_lab
-from mlp_ref.labs.charlm.figures import show_embeddings, show_hidden_histograms, show_training_curves
-from mlp_ref.labs.charlm.model import cross_entropy, evaluate, forward, init_char_mlp
-from mlp_ref.labs.charlm.report import (check_findings, check_running_statistics, check_step0, command_line,
-                                       data_table, results_table, samples_line, samples_table, saturation_table,
-                                       step0_table, windows_table)
-# the lines the cells print, in the notebook's language:
-from mlp_ref.labs.charlm.report import (below_ln_v_line, data_line, differences_lines, expected_std_line,
-                                       lookup_lines, no_torch_line, parameters_line, pca_share_line,
-                                       running_statistics_line, speed_line, speed_ratio_line, trained_line)
+from mlp_ref.labs.charlm.experiment import (VARIANTS, CharLMReport,
+                                            CharLMSettings, VariantResult,
+                                            prepare_data)
+from mlp_ref.labs.charlm.model import (cross_entropy, evaluate, fit_bigram,
+                                       forward, init_char_mlp, train)
 from mlp_ref.labs.notebook import begin, finish
+# what the cells show, in the notebook's language: page.* the tables, lines and
+# checks of the page's statements (mlp_ref/labs/charlm/report.py), figures.*
+# the figures
+from mlp_ref.labs.charlm import figures
+from mlp_ref.labs.charlm import report as page
 
-SETTINGS = CharLMSettings(steps=STEPS, seed=SEED, n_seeds=SEEDS, context=CONTEXT, emb_dim=EMBEDDING,
-                       hidden=HIDDEN, batch_size=BATCH_SIZE, lr=LEARNING_RATE, momentum=BN_MOMENTUM,
-                       alpha=ALPHA, n_samples=SAMPLES)
-# the language, and whether this is the page's run; prints the same run's command line
-page_start = begin(LANGUAGE, SETTINGS, CharLMSettings(), command_line(SETTINGS, WORDS_FILE, BUILD_VOCAB, LOWERCASE),
+SETTINGS = CharLMSettings(steps=STEPS, seed=SEED, n_seeds=SEEDS,
+                          context=CONTEXT, emb_dim=EMBEDDING, hidden=HIDDEN,
+                          batch_size=BATCH_SIZE, lr=LEARNING_RATE,
+                          momentum=BN_MOMENTUM, alpha=ALPHA, n_samples=SAMPLES)
+# the language, and whether this is the page's run; prints the same run's
+# command line
+command = page.command_line(SETTINGS, WORDS_FILE, BUILD_VOCAB, LOWERCASE)
+page_start = begin(LANGUAGE, SETTINGS, CharLMSettings(), command,
                    own_data=WORDS_FILE is not None)
 
 # %% [markdown]
@@ -106,12 +112,15 @@ page_start = begin(LANGUAGE, SETTINGS, CharLMSettings(), command_line(SETTINGS, 
 # слова.
 
 # %%
-# the words and vocabulary that `--words WORDS_FILE` (`--build-vocab`, `--lowercase`) would select:
-words, vocab = load_word_list(WORDS_FILE, build_vocab=BUILD_VOCAB, lowercase=LOWERCASE)
+# the words and vocabulary that `--words WORDS_FILE` (`--build-vocab`,
+# `--lowercase`) would select:
+words, vocab = load_word_list(WORDS_FILE, build_vocab=BUILD_VOCAB,
+                              lowercase=LOWERCASE)
 splits, windows = prepare_data(words, SETTINGS, vocab)
 n_unique = sum(len(part) for part in splits.values())
-print(data_line(n_unique, WORDS_FILE, vocab))  # how many words, from where, and the vocabulary
-display(Markdown(data_table(splits, windows)))
+# how many words, from where, and the vocabulary:
+print(page.data_line(n_unique, WORDS_FILE, vocab))
+display(Markdown(page.data_table(splits, windows)))
 
 # %% [markdown]
 # ## 2. Словарь и контекстные окна {#2-vocabulary-and-context-windows}
@@ -122,8 +131,9 @@ display(Markdown(data_table(splits, windows)))
 
 # %%
 example = "emma" if "emma" in words else splits["train"][0]
-rows = [[ctx, nxt] for ctx, nxt in window_rows(example, vocab, SETTINGS.context)]
-display(Markdown(windows_table(rows, SETTINGS.context)))
+rows = [[ctx, nxt]
+        for ctx, nxt in window_rows(example, vocab, SETTINGS.context)]
+display(Markdown(page.windows_table(rows, SETTINGS.context)))
 
 # %% [markdown]
 # ## 3. Модель {#3-the-model}
@@ -181,24 +191,37 @@ display(Markdown(windows_table(rows, SETTINGS.context)))
 # окон:
 
 # %%
-C = init_char_mlp(SETTINGS.config(vocab.size, "kaiming", False), SETTINGS.seed).params["C"]   # (V, E)
-X_batch = windows["train"][0][:SETTINGS.batch_size]           # (B, context) integer indices
-one_hot = np.eye(vocab.size)[X_batch]                         # (B, context, V): a 1 at each index
-by_lookup, by_product = C[X_batch], one_hot @ C               # both (B, context, E)
+config = SETTINGS.config(vocab.size, "kaiming", False)
+C = init_char_mlp(config, SETTINGS.seed).params["C"]       # (V, E)
+# (B, context): indices
+X_batch = windows["train"][0][:SETTINGS.batch_size]
+# (B, context, V): 1 at each
+one_hot = np.eye(vocab.size)[X_batch]
+# both (B, context, E)
+by_lookup, by_product = C[X_batch], one_hot @ C
 assert by_lookup.shape == by_product.shape
-assert np.allclose(by_lookup, by_product, rtol=0, atol=1e-12), "C[X] must equal onehot(X) @ C"
-upstream = np.random.default_rng(SETTINGS.seed).normal(size=by_lookup.shape)  # any gradient of E, (B, context, E)
+assert np.allclose(by_lookup, by_product, rtol=0, atol=1e-12), \
+    "C[X] must equal onehot(X) @ C"
+rng = np.random.default_rng(SETTINGS.seed)
+upstream = rng.normal(size=by_lookup.shape)                # any gradient of E
 scatter = np.zeros_like(C)
-np.add.at(scatter, X_batch, upstream)                         # what the backward pass does
-layer_grad = one_hot.reshape(-1, vocab.size).T @ upstream.reshape(-1, C.shape[1])   # X^T Delta, (V, E)
-assert np.allclose(scatter, layer_grad, rtol=1e-12, atol=1e-12), "scatter-add must equal onehot(X)^T Delta"
-print(lookup_lines(by_lookup.shape, scatter.shape))  # both equalities held: the assertions passed
+# what the backward pass does
+np.add.at(scatter, X_batch, upstream)
+# X^T Delta, (V, E):
+layer_grad = (one_hot.reshape(-1, vocab.size).T
+              @ upstream.reshape(-1, C.shape[1]))
+assert np.allclose(scatter, layer_grad, rtol=1e-12, atol=1e-12), \
+    "scatter-add must equal onehot(X)^T Delta"
+# both equalities held: the assertions passed
+print(page.lookup_lines(by_lookup.shape, scatter.shape))
 
 # %%
 for batch_norm in (False, True):
-    model = init_char_mlp(SETTINGS.config(vocab.size, "kaiming", batch_norm), 0)
-    shapes = ", ".join(f"{name} {value.shape}" for name, value in model.params.items())
-    print(parameters_line(batch_norm, model.n_parameters(), shapes))
+    config = SETTINGS.config(vocab.size, "kaiming", batch_norm)
+    model = init_char_mlp(config, 0)
+    shapes = ", ".join(f"{name} {value.shape}"
+                       for name, value in model.params.items())
+    print(page.parameters_line(batch_norm, model.n_parameters(), shapes))
 
 # %% [markdown]
 # ## 4. Инициализация {#4-initialization}
@@ -216,21 +239,28 @@ for batch_norm in (False, True):
 X_train, Y_train = windows["train"]
 step0 = {}  # the training loss at step 0 of each initialization
 for init in ("naive", "scaled_output"):
-    model = init_char_mlp(SETTINGS.config(vocab.size, init, False), SETTINGS.seed)
+    config = SETTINGS.config(vocab.size, init, False)
+    model = init_char_mlp(config, SETTINGS.seed)
     step0[init] = evaluate(model, X_train, Y_train)
-display(Markdown(step0_table(step0, vocab.size)))  # and ln V, the loss of a uniform prediction
+# and ln V, the loss of a uniform prediction:
+display(Markdown(page.step0_table(step0, vocab.size)))
 
-# One draw of the weights is one sample: on average over draws the step-0 loss is at least
-# ln V (cross entropy is convex in the logits, whose average is 0), but one draw can start a
-# little below it. How often, and by how much at most, over 20 seeds:
+# One draw of the weights is one sample: on average over draws the step-0 loss
+# is at least ln V (cross entropy is convex in the logits, whose average is 0),
+# but one draw can start a little below it. How often, and by how much at most,
+# over 20 seeds:
 ln_V = math.log(vocab.size)
 below = {}
 for init in ("scaled_output", "kaiming"):
-    gaps = np.array([evaluate(init_char_mlp(SETTINGS.config(vocab.size, init, False), seed), X_train, Y_train)
-                     for seed in range(20)]) - ln_V   # (20,) step-0 loss minus ln V
+    config = SETTINGS.config(vocab.size, init, False)
+    # (20,) the step-0 loss of 20 seeds, minus ln V
+    gaps = np.array([evaluate(init_char_mlp(config, seed), X_train, Y_train)
+                     for seed in range(20)]) - ln_V
     below[init] = int(np.sum(gaps < 0))
-    print(below_ln_v_line(init, below[init], gaps.size, -gaps.min(), gaps.max()))
-check_step0(below, 20)  # the text says: some seeds start below ln V, some above
+    print(page.below_ln_v_line(init, below[init], gaps.size, -gaps.min(),
+                               gaps.max()))
+# the text says: some seeds start below ln V, some above
+page.check_step0(below, 20)
 
 # %% [markdown]
 # ### Насыщенные нейроны tanh {#saturated-tanh-units}
@@ -252,18 +282,26 @@ check_step0(below, 20)  # the text says: some seeds start below ln V, some above
 
 # %%
 sat_rows, hidden = [], []
-fan_in = SETTINGS.context * SETTINGS.emb_dim  # width of x: 3 characters x 10 on this page
-# W1 ~ N(0, 1); W1 ~ N(0, 1) x (5/3)/sqrt(fan_in) and b1 x 0.01; W1 ~ N(0, 1), then batch norm:
-for init, batch_norm in (("scaled_output", False), ("kaiming", False), ("scaled_output", True)):
-    model = init_char_mlp(SETTINGS.config(vocab.size, init, batch_norm), SETTINGS.seed)
-    _, cache = forward(model, X_train, training=True)  # batch norm: statistics of the whole split
+fan_in = SETTINGS.context * SETTINGS.emb_dim  # width of x: CONTEXT x EMBEDDING
+# W1 ~ N(0, 1); W1 ~ N(0, 1) x (5/3)/sqrt(fan_in) and b1 x 0.01; W1 ~ N(0, 1),
+# then batch norm:
+inits = (("scaled_output", False), ("kaiming", False), ("scaled_output", True))
+for init, batch_norm in inits:
+    config = SETTINGS.config(vocab.size, init, batch_norm)
+    model = init_char_mlp(config, SETTINGS.seed)
+    # batch norm: the statistics of the whole split
+    _, cache = forward(model, X_train, training=True)
     hidden.append(cache.h)  # (N, H)
-    pre_std = float((cache.x @ model.params["W1"]).std())  # spread of x W1 before the bias and the tanh
-    sat_rows.append((init, batch_norm, float(np.mean(np.abs(cache.h) > 0.97)), pre_std))
-display(Markdown(saturation_table(sat_rows, fan_in)))
-print(expected_std_line(fan_in, math.sqrt(fan_in), 5 / 3))  # with N(0, 1) weights; with the Kaiming scale
+    # the spread of x W1, before the bias and the tanh:
+    pre_std = float((cache.x @ model.params["W1"]).std())
+    saturated = float(np.mean(np.abs(cache.h) > 0.97))
+    sat_rows.append((init, batch_norm, saturated, pre_std))
+display(Markdown(page.saturation_table(sat_rows, fan_in)))
+# with N(0, 1) weights; with the Kaiming scale:
+print(page.expected_std_line(fan_in, math.sqrt(fan_in), 5 / 3))
 
-show_hidden_histograms(hidden[:2], sat_rows[:2], fan_in)  # the figure's code: mlp_ref/labs/charlm/figures.py
+# the figure's code: mlp_ref/labs/charlm/figures.py
+figures.show_hidden_histograms(hidden[:2], sat_rows[:2], fan_in)
 
 # %% [markdown]
 # *Рисунок: гистограммы выходов скрытого слоя при инициализации (первые две строки
@@ -284,14 +322,36 @@ show_hidden_histograms(hidden[:2], sat_rows[:2], fan_in)  # the figure's code: m
 # на полпути скорость обучения падает в {@ lab_b.lr_drop_n | counted('раз', 'раза', 'раз') @}. Базовая модель — биграммная: она считает
 # пары (предыдущая буква, следующая буква) в обучающей выборке, прибавляет единицу к каждому
 # счётчику (сглаживание добавлением единицы) и предсказывает только по предыдущей букве.
+#
+# Ячейка ниже и есть этот эксперимент. Её строки — тело `run_lab`, той самой функции, которую
+# вызывает командная строка (тест следит, чтобы вызовы в них были одни и те же и в том же
+# порядке), поэтому таблицы ниже — одновременно и вывод команды.
 
 # %%
 train_start = time.perf_counter()
-report = run_lab(SETTINGS, words, vocab)
-print(trained_line(len(report.variants) * SETTINGS.n_seeds, time.perf_counter() - train_start))
+# run_lab's lines, the command line's experiment (it adds a progress bar)
+# the baseline
+bigram = fit_bigram(*windows["train"], vocab.size, alpha=SETTINGS.alpha)
+variants = []
+# naive init or fixes; without, with BN
+for label, init, batch_norm in VARIANTS:
+    config = SETTINGS.config(vocab.size, init, batch_norm)
+    models = [init_char_mlp(config, seed) for seed in SETTINGS.seeds]
+    curves = [train(model, *windows["train"], steps=SETTINGS.steps, seed=seed,
+                    batch_size=SETTINGS.batch_size, base_lr=SETTINGS.lr)
+              for model, seed in zip(models, SETTINGS.seeds)]  # each (steps,)
+    # every model's loss on the train, validation and test windows
+    variants.append(VariantResult.evaluated(label, config, models, curves,
+                                            windows))
+# the variant chosen by mean validation loss, and the names sampled from it
+report = CharLMReport.collect(SETTINGS, words, vocab, splits, windows, bigram,
+                              variants)
+seconds = time.perf_counter() - train_start
+print(page.trained_line(len(report.variants) * SETTINGS.n_seeds, seconds))
 
 # %%
-show_training_curves(report)  # the first seed of each variant; the code: mlp_ref/labs/charlm/figures.py
+# the first seed of each variant; the code: mlp_ref/labs/charlm/figures.py
+figures.show_training_curves(report)
 
 # %% [markdown]
 # *Рисунок: потери на обучении каждого варианта при одном зерне (логарифмический масштаб)
@@ -304,26 +364,32 @@ show_training_curves(report)  # the first seed of each variant; the code: mlp_re
 # Потери — это средняя перекрёстная энтропия на символ в натах (с натуральным логарифмом, как
 # везде в курсе; биты считались бы по логарифму с основанием 2), вычисленная со скользящими
 # статистиками батч-нормализации; каждая ячейка MLP — среднее ± стандартное отклонение по
-# {@ lab_b.seeds | counted('зерну', 'зёрнам', 'зёрнам') @}. Модель выбирается только по потерям на валидации, и только выбранная модель
-# оценивается на тестовой выборке.
+# {@ lab_b.seeds | counted('зерну', 'зёрнам', 'зёрнам') @}. Модель выбирается только по потерям на валидации, а таблица
+# показывает потери на тесте только для выбранной модели (ячейка обучения вычисляет их для
+# каждой модели, но по ним ничего не выбирается).
 
 # %%
-display(Markdown(results_table(report)))
+display(Markdown(page.results_table(report)))
 
 # %%
 val = {r.label: r.val_loss for r in report.variants}
-naive, fixed = val["MLP, naive init"], val["MLP, init fixes"]  # each (n_seeds,)
-bn_naive, bn_fixed = val["MLP + batch norm, naive init"], val["MLP + batch norm, init fixes"]
+# each (n_seeds,)
+naive, fixed = val["MLP, naive init"], val["MLP, init fixes"]
+bn_naive = val["MLP + batch norm, naive init"]
+bn_fixed = val["MLP + batch norm, init fixes"]
 bigram_val = report.bigram_loss["val"]
-# per seed, one variant's validation loss minus the other's; each printed as its mean and range
-print(differences_lines({"init fixes vs naive init, no batch norm": fixed - naive,
-                         "batch norm vs none, naive init": bn_naive - naive,
-                         "batch norm vs none, with init fixes": bn_fixed - fixed},
-                        best_vs_bigram=min(v.mean() for v in val.values()) - bigram_val))
+# per seed, one variant's validation loss minus the other's; each printed as
+# its mean and range
+differences = {"init fixes vs naive init, no batch norm": fixed - naive,
+               "batch norm vs none, naive init": bn_naive - naive,
+               "batch norm vs none, with init fixes": bn_fixed - fixed}
+best_vs_bigram = min(v.mean() for v in val.values()) - bigram_val
+print(page.differences_lines(differences, best_vs_bigram=best_vs_bigram))
 
-# The text below states five of these directions: check_findings checks each on this run (the site
-# build fails if the page's own run reverses one; in your run, one that does not hold warns).
-check_findings(report)
+# The text below states five of these directions: page.check_findings checks
+# each on this run (the site build fails if the page's own run reverses one; in
+# your run, one that does not hold warns).
+page.check_findings(report)
 
 # %% [markdown]
 # Что говорят таблица и попарные разности — для этого набора данных и этих настроек (бюджет
@@ -337,11 +403,14 @@ check_findings(report)
 #   шаги на то, чтобы уменьшить огромные логиты, и обучается с насыщенными нейронами tanh,
 #   чьи градиенты почти нулевые; за то же число шагов она заканчивает далеко позади, и её
 #   результаты при разных зёрнах расходятся сильнее (разброс больше).
-# * **Батч-нормализация отчасти спасает наивную инициализацию**: она стандартизует
-#   преактивации при любом масштабе $W_1$, так что нейроны tanh больше не насыщены (третья
-#   строка таблицы насыщения в разделе 4). Исправить выходной слой она не может, потому что
-#   его не трогает, и сеть с наивной инициализацией и батч-нормализацией всё равно заканчивает
-#   позади сети с исправлениями.
+# * **В пределах этого бюджета, {@ lab_b.steps_n | counted('шаг', 'шага', 'шагов') @}, батч-нормализация отчасти спасает наивную
+#   инициализацию**: она стандартизует преактивации при любом масштабе $W_1$, так что нейроны
+#   tanh больше не насыщены (третья строка таблицы насыщения в разделе 4). Исправить выходной
+#   слой она не может, потому что его не трогает, и сеть с наивной инициализацией и
+#   батч-нормализацией всё равно заканчивает позади сети с исправлениями. Это утверждение о
+#   бюджете: за большее число шагов наивная сеть сама исправляет бо́льшую часть своей
+#   инициализации, и порядок двух строк с наивной инициализацией может смениться (упражнение 4
+#   это измеряет).
 # * **Поверх исправлений инициализации батч-нормализация здесь не помогла: стало даже
 #   немного хуже.** У этой сети один скрытый слой, и его масштаб исправления уже задали
 #   правильно, так что держать этот масштаб в нужных пределах (одна из вещей, которые делает
@@ -352,13 +421,18 @@ check_findings(report)
 #   проверяет второй.
 
 # %%
-bn_model = next(r for r in report.variants if r.label == "MLP + batch norm, init fixes").models[0]
-logits, _ = forward(bn_model, X_train, training=True)  # statistics of the whole training split
+bn_fixes = next(r for r in report.variants
+                if r.label == "MLP + batch norm, init fixes")
+bn_model = bn_fixes.models[0]
+# the statistics of the whole training split:
+logits, _ = forward(bn_model, X_train, training=True)
 full_stats = cross_entropy(logits, Y_train)[0]
 running = evaluate(bn_model, X_train, Y_train)
-print(running_statistics_line(running, full_stats))  # and their difference
-# the text below says: within a tenth of the gap between the two "init fixes" rows
-check_running_statistics(report, running, full_stats)
+# and their difference
+print(page.running_statistics_line(running, full_stats))
+# the text below says: within a tenth of the gap between the two "init fixes"
+# rows
+page.check_running_statistics(report, running, full_stats)
 
 # %% [markdown]
 # Две величины потерь различаются меньше чем на десятую часть разрыва между двумя строками с
@@ -368,10 +442,14 @@ check_running_statistics(report, running, full_stats)
 # его батча (проверкой было бы обучение со статистиками всей обучающей выборки). Другой — её
 # инвариантность к масштабу: от неё зависит, как быстро при данной скорости обучения
 # меняется направление $W_1$ (упражнение 4). Какой бы ни была причина, результат относится к данной маленькой
-# неглубокой модели и данному бюджету шагов. Батч-нормализацию предложили для глубоких сетей, где
-# распределение входов каждого слоя смещается, пока обучаются слои под ним, и там она позволила
-# брать гораздо бо́льшие скорости обучения (Иоффе и Сегеди, 2015); ни то, ни другое здесь не
-# проверяется.
+# неглубокой модели и данному бюджету шагов. Батч-нормализацию предложили для глубоких сетей,
+# чтобы уменьшить то, что авторы назвали внутренним ковариатным сдвигом: изменение
+# распределения входов каждого слоя, пока обучаются слои под ним; там она позволила брать
+# гораздо бо́льшие скорости обучения (Иоффе и Сегеди, 2015). Это объяснение оспорено.
+# Сантуркар и соавторы (2018) добавляли после каждого слоя батч-нормализации шум, который
+# нарочно смещал эти распределения, и сети обучались почти так же хорошо; они объясняют её
+# пользу иначе — более гладкой функцией потерь (потери и их градиент меньше меняются за
+# шаг). Ни одно из этих объяснений здесь не проверяется.
 #
 # ## 7. Придуманные имена {#7-invented-names}
 #
@@ -381,8 +459,8 @@ check_running_statistics(report, running, full_stats)
 # слов обучающей выборки.
 
 # %%
-display(Markdown(samples_line(report)))
-display(Markdown(samples_table(report.samples, splits["train"])))
+display(Markdown(page.samples_line(report)))
+display(Markdown(page.samples_table(report.samples, splits["train"])))
 
 # %% [markdown]
 # ## 8. Эмбеддинги символов на плоскости {#8-the-character-embeddings-in-2-d}
@@ -399,14 +477,35 @@ centred = C - C.mean(axis=0)
 U, S, Vt = np.linalg.svd(centred, full_matrices=False)
 points = centred @ Vt[:2].T  # (V, 2)
 share = (S[:2] ** 2).sum() / (S ** 2).sum()
-print(pca_share_line(share))
-show_embeddings(points, vocab.chars, report.chosen_variant.label)  # the code: mlp_ref/labs/charlm/figures.py
+print(page.pca_share_line(share))
+# the figure's code: mlp_ref/labs/charlm/figures.py
+figures.show_embeddings(points, vocab.chars, report.chosen_variant.label)
+
+# %%
+# every seed of the chosen variant: nearest neighbours in its embedding C and
+# in C's 2-D projection
+models = report.chosen_variant.models  # one per seed
+neighbours = page.embedding_neighbours(models, vocab.chars)
+print(page.neighbours_lines(neighbours))
+# the text below says: fewer than half agree; the vowels' count varies by seed
+page.check_embeddings(neighbours)
 
 # %% [markdown]
+# При каждом зерне меньше половины символов сохраняют на проекции своего ближайшего соседа, а
+# то, соседствуют ли гласные с гласными в {@ lab_b.emb @}-мерной таблице, меняется от зерна к зерну
+# (ячейка проверяет и то, и другое). Поэтому из этой лабораторной не следует, что символы,
+# встречающиеся в одних и тех же контекстах, оказываются рядом: при этом бюджете шагов и
+# {@ lab_b.seeds | counted('зерне', 'зёрнах', 'зёрнах') @} измеренные соседства недостаточно устойчивы, чтобы их читать. Чтобы
+# проверить такое прочтение, нужны больше зёрен, более долгое обучение и мера, выбранная заранее.
+#
+# %% [markdown]
 # *Рисунок: эмбеддинг каждого символа, спроецированный на две главные компоненты; гласные (и
-# y) оранжевым, согласные синим, токен начала и конца — чёрным. Посмотрите, какие буквы
-# модель поместила рядом: символы, взаимозаменяемые в одних и тех же контекстах, оказываются
-# близко.*
+# y) оранжевым, согласные синим, токен начала и конца — чёрным.*
+#
+# Не читайте по этому рисунку, какие символы соседствуют. Он показывает таблицу одного зерна
+# в двух измерениях из {@ lab_b.emb @}, а ячейка ниже измеряет для каждого из {@ lab_b.seeds | counted('зерна', 'зёрен', 'зёрен') @} выбранного
+# варианта, насколько ему можно верить: сколько символов имеют на рисунке того же ближайшего
+# соседа, что и среди строк $C$, и сколько гласных имеют ближайшей строкой $C$ гласную.
 #
 # ## 9. Скорость {#9-speed}
 #
@@ -421,7 +520,8 @@ show_embeddings(points, vocab.chars, report.chosen_variant.label)  # the code: m
 # же кодом. PyTorch необязателен: если его нет, ячейка так и скажет.
 
 # %%
-from mlp_ref.labs.charlm.speed import (median_step_times, numpy_runner, speed_config, speed_windows,
+from mlp_ref.labs.charlm.speed import (median_step_times, numpy_runner,
+                                       speed_config, speed_windows,
                                        torch_runner)
 
 try:
@@ -430,15 +530,18 @@ except ModuleNotFoundError:
     torch = None
 if torch is None:
     ratio = None
-    print(no_torch_line())  # and how to measure it
+    print(page.no_torch_line())  # and how to measure it
 else:
-    Xb, Yb = speed_windows(0)  # random windows over the timed model's vocabulary
+    Xb, Yb = speed_windows(0)  # random windows over the timed model's tokens
     config = speed_config(batch_norm=False, dtype="float64")
-    steps, repeats = 20, 15  # short alternating runs, so that a burst of load hits both sides
-    mine, theirs = median_step_times([numpy_runner(config, Xb, Yb), torch_runner(torch, config, Xb, Yb)],
-                                     steps, repeats)
+    # short alternating runs: a burst of load hits both sides
+    steps, repeats = 20, 15
+    runners = [numpy_runner(config, Xb, Yb),
+               torch_runner(torch, config, Xb, Yb)]
+    mine, theirs = median_step_times(runners, steps, repeats)
     ratio = mine / theirs
-    print(speed_line(mine, theirs, torch.__version__, repeats, steps))  # in µs per step, and the ratio
+    # in µs per step, and the ratio:
+    print(page.speed_line(mine, theirs, torch.__version__, repeats, steps))
 
 # %% [markdown]
 # Короткие замеры на общей машине шумны; `make bench` выполняет полный бенчмарк (больше
@@ -452,9 +555,9 @@ else:
 # выше):
 
 # %%
-display(Markdown(results_table(report)))
-display(Markdown(samples_line(report)))
-print(speed_ratio_line(ratio))
+display(Markdown(page.results_table(report)))
+display(Markdown(page.samples_line(report)))
+print(page.speed_ratio_line(ratio))
 finish(page_start)
 
 # %% [markdown]
@@ -550,5 +653,8 @@ finish(page_start)
 # * K. He, X. Zhang, S. Ren, J. Sun. Delving Deep into Rectifiers. *ICCV* 2015 (инициализация
 #   He); коэффициент усиления 5/3 для tanh — как в `torch.nn.init.calculate_gain`.
 # * S. Ioffe, C. Szegedy. Batch Normalization. *ICML* 2015.
+# * S. Santurkar, D. Tsipras, A. Ilyas, A. Madry. How Does Batch Normalization Help
+#   Optimization? *NeurIPS* 2018 (проверка объяснения через внутренний ковариатный сдвиг,
+#   которая его оспаривает).
 # * Пакет `names` (PyPI, версия 0.3.0); в его метаданных сказано, что списки имён взяты из
 #   данных переписи населения США 1990 года.

@@ -96,3 +96,75 @@ def test_a_lab_cell_shows_the_experiment_not_the_course_plumbing(lab):
 def test_plumbing_in_a_cell_is_found():
     cell = '# %%\nclaim(x < 1, "x is small")\nlabel = say("step", ru="шаг")\nprint(x)\n'
     assert plumbing_lines(cell) == ['claim(x < 1, "x is small")', 'label = say("step", ru="шаг")']
+
+
+# Issue 36: at 1280 px a lab's code box holds 79 characters (measured in Chromium on the built page); a longer
+# line wraps, often in the middle of a list.
+CODE_WIDTH = 79
+
+
+def fenced_code_lines(text: str) -> list[str]:
+    """The lines of the code fences in a notebook's Markdown cells (``# ```python`` ... ``# ```), without ``# ``."""
+    lines, inside = [], False
+    for line in text.splitlines():
+        if line.startswith("# ```"):
+            inside = not inside
+        elif inside:
+            lines.append(line[2:])
+    return lines
+
+
+def long_code_lines(text: str) -> list[str]:
+    """The code lines, in code cells and in the Markdown cells' code fences, longer than CODE_WIDTH."""
+    code = [line for _, cell in editions.code_cells(text) for line in cell.splitlines()] + fenced_code_lines(text)
+    return [line for line in code if len(line) > CODE_WIDTH]
+
+
+@pytest.mark.parametrize("lab", LABS, ids=lambda p: p.name)
+def test_a_lab_code_line_fits_the_code_box(lab):
+    found = long_code_lines(lab.read_text(encoding="utf-8"))
+    assert not found, (f"{lab.name}: expected code lines of at most {CODE_WIDTH} characters, found {len(found)} "
+                       f"longer, e.g. {[f'{len(line)}: {line}' for line in found[:3]]}")
+
+
+def test_a_long_code_line_is_found():
+    assert long_code_lines("# %%\nx = 1\n" + "y = [" + "1, " * 40 + "]\n") == ["y = [" + "1, " * 40 + "]"]
+    fenced = "# %% [markdown]\n# Run:\n#\n# ```bash\n# python -m x " + "--y 1 " * 20 + "\n# ```\n# " + "z " * 50 + "\n"
+    assert long_code_lines(fenced) == ["python -m x " + "--y 1 " * 20], "the fence's line, not the prose's"
+
+
+# The calls that are each lab's experiment: the lab's cell must make run_lab's, in the same order, with the
+# same arguments (the progress bar and its ticks aside).
+EXPERIMENT_CALLS = {
+    "digits": ("digits", {"width_depth_study", "fit_mlp_classifier", "fit_logistic_regression",
+                          "fit_hist_gradient_boosting", "collect"}),
+    "charlm": ("charlm", {"fit_bigram", "config", "init_char_mlp", "train", "evaluated", "collect"}),
+}
+
+
+def experiment_calls(source: str, names) -> list[tuple]:
+    """The calls of ``names`` in ``source``, in source order: (name, positional count, keyword names)."""
+    import ast
+
+    found = []
+    for call in ast.walk(ast.parse(source)):
+        if isinstance(call, ast.Call):
+            name = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "?")
+            if name in names:
+                keywords = tuple(sorted(k.arg or "**" for k in call.keywords if k.arg != "progress"))
+                found.append((call.lineno, call.col_offset, name, len(call.args), keywords))
+    return [c[2:] for c in sorted(found)]
+
+
+@pytest.mark.parametrize("lab", LABS, ids=lambda p: p.name)
+def test_a_lab_notebook_runs_the_experiment_of_run_lab(lab):
+    """A lab's cells show the experiment (issue 36): its training cell makes run_lab's calls, in the same order,
+    with the same arguments, so that the page's tables are the command line's."""
+    import importlib
+    import inspect
+
+    package, names = EXPERIMENT_CALLS[lab.name.split(".")[0]]
+    experiment = importlib.import_module(f"mlp_ref.labs.{package}.experiment")
+    cell = next(text for _, text in editions.code_cells(lab.read_text(encoding="utf-8")) if ".collect(" in text)
+    page, lib = experiment_calls(cell, names), experiment_calls(inspect.getsource(experiment.run_lab), names)
+    assert page == lib and lib, f"{lab.name}: expected run_lab's calls {lib}, found {page}"

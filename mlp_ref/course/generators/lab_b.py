@@ -36,6 +36,8 @@ def values() -> dict[str, str]:
         "speed_vocab": number(speed.SPEED_VOCAB),                   # "over 27 tokens"
         "long_factor": word(long_factor),                           # "a budget five times larger"
         "long_steps": str(long_factor * settings.steps),            # "--steps 20000" (code: no comma)
+        "steps": number(settings.steps),                            # "this budget of 4,000 steps"
+        "steps_n": str(settings.steps),                             # the same unspaced, for Russian prose ("4000")
         "seeds": word(settings.n_seeds),                            # "three seeds"
         "other_windows": number(settings.batch_size - 1),           # "31 other windows"
         "split_percent": " / ".join(number(100 * f) for f in (train, val, test)),  # "80 / 10 / 10"

@@ -62,6 +62,11 @@ class CharLMSettings:
         check_real("momentum", self.momentum, 0, 1, high_closed=True)
         check_real("alpha", self.alpha, low=0)
 
+    @property
+    def seeds(self) -> tuple[int, ...]:
+        """The seeds of each variant's models: ``seed``, ``seed + 1``, ..."""
+        return tuple(range(self.seed, self.seed + self.n_seeds))
+
     def config(self, vocab_size: int, init: str, batch_norm: bool) -> CharMLPConfig:
         """The model configuration of one variant."""
         return CharMLPConfig(vocab_size, self.context, self.emb_dim, self.hidden,
@@ -80,6 +85,14 @@ class VariantResult:
     curves: np.ndarray
     models: list[CharMLP] = field(repr=False)
 
+    @classmethod
+    def evaluated(cls, label: str, config: CharMLPConfig, models, curves, windows) -> "VariantResult":
+        """The variant's trained ``models`` (one per seed), each evaluated on the train, validation and
+        test windows (``windows["train"]`` etc., as :func:`prepare_data` returns them)."""
+        losses = np.array([[evaluate(model, *windows[name]) for name in ("train", "val", "test")]
+                           for model in models])
+        return cls(label, config, losses[:, 0], losses[:, 1], losses[:, 2], np.array(curves), list(models))
+
 
 @dataclass
 class CharLMReport:
@@ -95,6 +108,18 @@ class CharLMReport:
     variants: list[VariantResult]
     chosen: int
     samples: list[str]
+
+    @classmethod
+    def collect(cls, settings: CharLMSettings, words: list[str], vocabulary: Vocabulary, splits, windows,
+                bigram: Bigram, variants: list[VariantResult]) -> "CharLMReport":
+        """The report of one run: the bigram's losses, the variant chosen by mean validation loss, and
+        ``settings.n_samples`` words sampled from its first model with ``settings.seed``."""
+        bigram_losses = {name: bigram_loss(bigram, *xy) for name, xy in windows.items()}
+        chosen = int(np.argmin([r.val_loss.mean() for r in variants]))
+        samples = sample_words(variants[chosen].models[0], vocabulary, settings.n_samples, settings.seed)
+        n_duplicates = len(words) - sum(len(part) for part in splits.values())
+        return cls(settings, vocabulary, n_duplicates, splits, windows, bigram, bigram_losses, list(variants),
+                   chosen, samples)
 
     @property
     def chosen_variant(self) -> VariantResult:
@@ -144,29 +169,22 @@ def run_lab(settings: CharLMSettings, words: list[str], vocabulary: Vocabulary |
     Returns
     -------
     CharLMReport
+
+    Lab B's notebook runs these same lines in its cell of section 5 (without the progress bar);
+    ``tests/labs/test_notebook.py`` holds the two to the same calls in the same order.
     """
     vocabulary = Vocabulary.letters() if vocabulary is None else vocabulary
     splits, windows = prepare_data(words, settings, vocabulary)
+    tick = Ticker(progress, total=len(VARIANTS) * settings.n_seeds * settings.steps, unit="step")
     bigram = fit_bigram(*windows["train"], vocabulary.size, alpha=settings.alpha)
-    bigram_losses = {name: bigram_loss(bigram, *xy) for name, xy in windows.items()}
-
-    ticker = Ticker(progress, total=len(VARIANTS) * settings.n_seeds * settings.steps, unit="step")
-    results = []
+    variants = []
     for label, init, batch_norm in VARIANTS:
         config = settings.config(vocabulary.size, init, batch_norm)
-        losses, curves, models = [], [], []
-        for k in range(settings.n_seeds):
-            model = init_char_mlp(config, settings.seed + k)
-            curves.append(train(model, *windows["train"], steps=settings.steps, batch_size=settings.batch_size,
-                                seed=settings.seed + k, base_lr=settings.lr,
-                                progress=lambda _: ticker(label)))
-            losses.append([evaluate(model, *windows[name]) for name in ("train", "val", "test")])
-            models.append(model)
-        losses = np.array(losses)
-        results.append(VariantResult(label, config, losses[:, 0], losses[:, 1], losses[:, 2], np.array(curves), models))
-    ticker.close()
-    chosen = int(np.argmin([r.val_loss.mean() for r in results]))
-    samples = sample_words(results[chosen].models[0], vocabulary, settings.n_samples, settings.seed)
-    n_duplicates = len(words) - sum(len(part) for part in splits.values())
-    return CharLMReport(settings, vocabulary, n_duplicates, splits, windows, bigram,
-                     bigram_losses, results, chosen, samples)
+        models = [init_char_mlp(config, seed) for seed in settings.seeds]
+        curves = [train(model, *windows["train"], steps=settings.steps, seed=seed,
+                        batch_size=settings.batch_size, base_lr=settings.lr,
+                        progress=lambda _, label=label: tick(label))
+                  for model, seed in zip(models, settings.seeds)]
+        variants.append(VariantResult.evaluated(label, config, models, curves, windows))
+    tick.close()
+    return CharLMReport.collect(settings, words, vocabulary, splits, windows, bigram, variants)

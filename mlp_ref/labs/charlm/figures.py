@@ -15,7 +15,7 @@ from mlp_ref.course.i18n import say
 from mlp_ref.course.tables import format_number
 from mlp_ref.labs.charlm.experiment import CharLMReport
 from mlp_ref.labs.charlm.model import LR_DROP, lr_drops
-from mlp_ref.labs.charlm.report import hidden_weights_label, variant_label
+from mlp_ref.labs.charlm.report import VOWELS, hidden_weights_label, variant_label
 
 
 def show_hidden_histograms(hidden: list[np.ndarray], rows: list[tuple[str, bool, float, float]], fan_in: int) -> None:
@@ -108,7 +108,7 @@ def show_embeddings(points: np.ndarray, chars, label: str) -> None:
         The model's variant (``"MLP, init fixes"``).
     """
     fig, ax = plt.subplots(figsize=(5.5, 5))
-    vowels = set("aeiouy")
+    vowels = set(VOWELS)
     for char, (px, py) in zip(chars, points):
         color = PALETTE[1] if char in vowels else PALETTE[0] if char != "." else PALETTE[6]
         ax.scatter(px, py, s=220, color=color, alpha=0.25)

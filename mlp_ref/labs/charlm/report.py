@@ -7,6 +7,8 @@ import shlex
 
 import numpy as np
 
+from dataclasses import dataclass
+
 from mlp_ref.course.claims import claim
 from mlp_ref.course.i18n import ru_plural, say
 from mlp_ref.course.tables import format_count, format_number, markdown_table
@@ -398,3 +400,84 @@ def samples_table(samples: list[str], train_words) -> str:
                           [[str(i + 1), name or say("(empty)", ru="(пусто)"),
                             say("yes", ru="да") if name in known else say("no", ru="нет")]
                            for i, name in enumerate(samples)], "rlc")
+
+
+# --------------------------------------------------------------------------- the embeddings (section 8)
+
+#: The letters section 8's figure colours as vowels (and y).
+VOWELS = "aeiouy"
+
+
+def nearest_neighbours(points: np.ndarray) -> np.ndarray:
+    """For each row of ``points`` (shape (V, k)), the index of the nearest other row (Euclidean), shape (V,)."""
+    points = np.asarray(points, dtype=float)
+    d = ((points[:, None, :] - points[None, :, :]) ** 2).sum(axis=-1)  # (V, V)
+    np.fill_diagonal(d, np.inf)
+    return d.argmin(axis=1)
+
+
+def principal_plane(C: np.ndarray) -> tuple[np.ndarray, float]:
+    """The rows of ``C`` (V, d), centred, projected on their first two principal components: the (V, 2)
+    points and the share of the variance they keep."""
+    centred = C - C.mean(axis=0)
+    _, S, Vt = np.linalg.svd(centred, full_matrices=False)
+    return centred @ Vt[:2].T, float((S[:2] ** 2).sum() / (S ** 2).sum())
+
+
+@dataclass
+class Neighbours:
+    """Section 8's counts for each seed's embedding table ``C`` (V, d) of one variant, each of shape (n_seeds,).
+
+    ``same_in_plane``: characters whose nearest point in the 2-D projection is their nearest row of ``C``;
+    ``vowel_next_to_vowel``: vowels (:data:`VOWELS`) whose nearest row of ``C`` is a vowel.
+    """
+
+    n_chars: int
+    n_vowels: int
+    dim: int
+    same_in_plane: np.ndarray
+    vowel_next_to_vowel: np.ndarray
+
+
+def embedding_neighbours(models, chars) -> Neighbours:
+    """Nearest neighbours in each model's embedding table ``params["C"]`` and in its 2-D projection."""
+    vowel = np.array([c in VOWELS for c in chars])
+    same, vowels = [], []
+    for model in models:
+        C = model.params["C"]
+        in_space, in_plane = nearest_neighbours(C), nearest_neighbours(principal_plane(C)[0])
+        same.append(int(np.sum(in_space == in_plane)))
+        vowels.append(int(np.sum(vowel[in_space[vowel]])))
+    dim = models[0].params["C"].shape[1]
+    return Neighbours(len(chars), int(vowel.sum()), dim, np.array(same), np.array(vowels))
+
+
+def neighbours_lines(n: Neighbours) -> str:
+    """Section 8: the two counts of :class:`Neighbours`, seed by seed."""
+    same, vowels = ", ".join(map(str, n.same_in_plane)), ", ".join(map(str, n.vowel_next_to_vowel))
+    return say(f"characters whose nearest point in the picture is their nearest in {n.dim}-D, per seed: "
+               f"{same} of {n.n_chars}\n"
+               f"vowels (and y) whose nearest neighbour in {n.dim}-D is a vowel, per seed: {vowels} of {n.n_vowels}",
+               ru=f"символов, чья ближайшая точка на рисунке — ближайшая и в {n.dim}-мерном пространстве, по зёрнам: "
+               f"{same} из {n.n_chars}\n"
+               f"гласных (и y), чей ближайший сосед в {n.dim}-мерном пространстве — гласная, по зёрнам: "
+               f"{vowels} из {n.n_vowels}")
+
+
+def check_embeddings(n: Neighbours) -> None:
+    """Section 8: on every seed, fewer than half of the characters have the same nearest neighbour in the
+    picture as in the embedding; and the vowels' count differs from seed to seed."""
+    same = ", ".join(map(str, n.same_in_plane))
+    claim(bool(n.same_in_plane.max() < n.n_chars / 2),
+          say(f"on every seed, fewer than half of the {n.n_chars} characters had the same nearest neighbour in the "
+              f"2-D picture as in the {n.dim}-D embedding",
+              ru=f"при каждом зерне меньше половины из {n.n_chars} символов имеют на рисунке того же ближайшего "
+              f"соседа, что и в {n.dim}-мерном эмбеддинге"),
+          say(f"counts of {same}", ru=f"числа {same}"), stacklevel=2)
+    vowels = ", ".join(map(str, n.vowel_next_to_vowel))
+    claim(bool(n.vowel_next_to_vowel.min() < n.vowel_next_to_vowel.max()),
+          say(f"the number of vowels whose nearest neighbour in {n.dim}-D is a vowel differed from seed to seed",
+              ru=f"число гласных, чей ближайший сосед в {n.dim}-мерном пространстве — гласная, от зерна к зерну "
+              "разное"),
+          say(f"the same count on every seed ({vowels})", ru=f"одно и то же число при каждом зерне ({vowels})"),
+          stacklevel=2)

@@ -342,6 +342,11 @@ class DigitsSettings:
         return tuple(range(self.seed, self.seed + self.n_seeds))
 
     @property
+    def budget(self) -> dict:
+        """What every fit of the run gets: ``epochs``, ``batch_size`` and ``lr``."""
+        return dict(epochs=self.epochs, batch_size=self.batch_size, lr=self.lr)
+
+    @property
     def study_sizes(self) -> tuple[tuple[int, ...], ...]:
         """The sizes the width/depth study compares: ``study``, and the lab's ``sizes`` last if
         ``study`` does not list them (the lab trains them anyway, so the study shows them too)."""
@@ -388,6 +393,19 @@ class DigitsReport:
     mlp_classifier_epochs: np.ndarray
     baselines: list[BaselineResult]
 
+    @classmethod
+    def collect(cls, settings: DigitsSettings, splits: Splits, study: list[SizeResult], mlp_classifiers,
+                baselines: list[BaselineResult]) -> "DigitsReport":
+        """The report of one run from its fits: ``study``, one :class:`SizeResult` per entry of
+        ``settings.study_sizes``; ``mlp_classifiers``, what :func:`fit_mlp_classifier` returned for
+        each seed; ``baselines``, the two fitted once. Chooses the size by validation
+        (:func:`choose_by_validation`)."""
+        lab = next(result for result in study if result.sizes == settings.sizes)
+        val, test, seconds, epochs = (np.array(column) for column in zip(*mlp_classifiers))
+        classifier = BaselineResult("scikit-learn MLPClassifier", settings.seeds, val, test, seconds)
+        return cls(settings, splits, lab.runs, list(study), choose_by_validation(list(study)), classifier,
+                   epochs, list(baselines))
+
     @property
     def main(self) -> RunResult:
         return self.lab_runs[0]
@@ -420,11 +438,14 @@ def _single_thread():
 def run_lab(settings: DigitsSettings = DigitsSettings(), progress=False) -> DigitsReport:
     """Split the digits, train the lab's MLP and the study's sizes, fit the baselines.
 
+    Lab A's notebook runs these same lines in its cells (section 4), so that a reader sees the
+    experiment; ``tests/labs/test_notebook.py`` holds the two to the same calls in the same order.
+
     Parameters
     ----------
     settings : DigitsSettings
     progress : bool or callable
-        ``True``: a tqdm bar on stderr over all fits; a callable: a tqdm-like factory called
+        ``True``: a tqdm bar on stderr over the MLP fits; a callable: a tqdm-like factory called
         as ``progress(total=..., desc=..., unit=...)`` (the notebook passes
         :class:`NotebookProgress`); ``False``: silent.
 
@@ -432,30 +453,19 @@ def run_lab(settings: DigitsSettings = DigitsSettings(), progress=False) -> Digi
     -------
     DigitsReport
     """
-    s = settings
-    splits = digits_splits(s.seed)
-    extra = [sizes for sizes in s.study_sizes if sizes != s.sizes]
-    ticker = Ticker(progress, total=s.n_seeds * (2 + len(extra)) + 2)
-    train = dict(epochs=s.epochs, batch_size=s.batch_size, lr=s.lr)
+    splits = digits_splits(settings.seed)
+    budget = settings.budget
+    tick = Ticker(progress, total=len(settings.study_sizes) * settings.n_seeds)
     try:
         with _single_thread():
-            lab = width_depth_study([s.sizes], splits, seeds=s.seeds, tick=ticker, **train)[0]
-            others = width_depth_study(extra, splits, seeds=s.seeds, tick=ticker, **train) if extra else []
-            by_sizes = {result.sizes: result for result in [lab, *others]}
-            study = [by_sizes[sizes] for sizes in s.study_sizes]
-            mlpc = []
-            for seed in s.seeds:
-                mlpc.append(fit_mlp_classifier(s.sizes[1:-1], splits, seed=seed, **train))
-                ticker(f"MLPClassifier seed {seed}")
-            baselines = [fit_logistic_regression(splits)]
-            ticker("LogisticRegression")
-            baselines.append(fit_hist_gradient_boosting(splits, max_iter=s.hgb_rounds))
-            ticker("HistGradientBoostingClassifier")
+            study = width_depth_study(settings.study_sizes, splits, seeds=settings.seeds, tick=tick, **budget)
+            mlpc = [fit_mlp_classifier(settings.sizes[1:-1], splits, seed=seed, **budget)
+                    for seed in settings.seeds]
+            baselines = [fit_logistic_regression(splits),
+                         fit_hist_gradient_boosting(splits, max_iter=settings.hgb_rounds)]
     finally:
-        ticker.close()
-    val, test, seconds, epochs = (np.array(column) for column in zip(*mlpc))
-    classifier = BaselineResult("scikit-learn MLPClassifier", s.seeds, val, test, seconds)
-    return DigitsReport(s, splits, lab.runs, study, choose_by_validation(study), classifier, epochs, baselines)
+        tick.close()
+    return DigitsReport.collect(settings, splits, study, mlpc, baselines)
 
 
 def run_mnist(directory, settings: DigitsSettings = DigitsSettings(), progress: bool = False

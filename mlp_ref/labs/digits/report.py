@@ -111,14 +111,23 @@ def run_table(run: RunResult) -> str:
     return markdown_table([say("quantity", ru="величина"), say("value", ru="значение")], rows, "lr")
 
 
+#: What the study table shows in the test column of a size that was not chosen.
+NOT_SHOWN = "—"
+
+
 def study_table(report: DigitsReport) -> str:
-    """Mean ± sd over the seeds of every size in the width/depth study."""
+    """Mean ± sd over the seeds of every size in the width/depth study.
+
+    The test accuracy is shown for the chosen size only (:data:`NOT_SHOWN` in the other rows): the
+    size is chosen on validation, and a test column of every size would invite choosing on it.
+    """
     rows = []
     for i, result in enumerate(report.study):
         label = sizes_label(result.sizes) + (say(" (chosen)", ru=" (выбрана)") if i == report.chosen else
                                              say(" (failed)", ru=" (не обучилась)") if result.failed else "")
         epochs = result.chosen_epochs
-        rows.append([label, mean_spread(result.val_accuracy), mean_spread(result.test_accuracy),
+        test = mean_spread(result.test_accuracy) if i == report.chosen else NOT_SHOWN
+        rows.append([label, mean_spread(result.val_accuracy), test,
                      format_count(result.n_params), milliseconds(result.seconds_per_epoch.mean()),
                      f"{epochs.min()}–{epochs.max()}"])
     # Accuracy first: on a narrow page the later columns scroll.
@@ -260,6 +269,14 @@ def image_worth_lines(overall: float, digit_low: float, digit_high: float) -> st
                f"и от {low} до {high} п. п. точности по одной цифре")
 
 
+def late_epochs_line(report: DigitsReport) -> str:
+    """Section 6: how many sizes of the study chose one of the last LATE_EPOCHS epochs for every seed."""
+    n, late, epochs = len(report.study), len(report.study) - len(_not_late(report)), report.settings.epochs
+    return say(f"sizes whose every seed chose one of the last {LATE_EPOCHS} of {epochs} epochs: {late} of {n}",
+               ru=f"размеров, у которых каждое зерно выбрало одну из последних {LATE_EPOCHS} эпох из {epochs}: "
+               f"{late} из {n}")
+
+
 def loops_gap_line(gap: float) -> str:
     """Section 5: the largest difference between the readable loop's and fit's parameters."""
     return say(f"largest difference between the two loops' parameters: {gap:.1e}",
@@ -269,8 +286,10 @@ def loops_gap_line(gap: float) -> str:
 def chosen_size_lines(report: DigitsReport) -> str:
     """Section 6: the size chosen on validation and its mean test accuracy, or why none was chosen."""
     if report.chosen is None:
-        return say("no size chosen: every size had a model that failed to train (see the lines after run_lab)",
-                   ru="размер не выбран: у каждого размера есть модель, которая не обучилась (см. строки после run_lab)")
+        return say("no size chosen: every size had a model that failed to train (see the lines under the "
+                   "training cell of section 4)",
+                   ru="размер не выбран: у каждого размера есть модель, которая не обучилась (см. строки под "
+                   "ячейкой обучения в разделе 4)")
     best, n_seeds = report.study[report.chosen], report.settings.n_seeds
     sizes, test_accuracy = list(best.sizes), percent(best.test_accuracy.mean())
     return say(f"chosen by validation: {sizes}\n"
@@ -428,8 +447,15 @@ def check_loops(best_epoch: int, gap: float) -> None:
           say(f"a largest difference of {gap:.1e}", ru=f"наибольшую разницу {gap:.1e}"), stacklevel=2)
 
 
+def _not_late(report: DigitsReport) -> list[SizeResult]:
+    """The sizes of the study with a seed whose chosen epoch is not one of the last LATE_EPOCHS."""
+    late = report.settings.epochs - LATE_EPOCHS
+    return [r for r in report.study if r.chosen_epochs.min() <= late]
+
+
 def check_study(report: DigitsReport) -> None:
-    """Section 6: the largest network was chosen and beat the smallest; the two smallest were still improving."""
+    """Section 6: the largest network was chosen and beat the smallest; every size was still improving
+    (for every seed, the chosen epoch is one of the last LATE_EPOCHS)."""
     by_params = sorted(report.study, key=lambda r: r.n_params)
     largest, smallest = by_params[-1], by_params[0]
     chosen = report.study[report.chosen] if report.chosen is not None else None
@@ -447,13 +473,13 @@ def check_study(report: DigitsReport) -> None:
               f"{percent(smallest.val_accuracy.mean())} % for {sizes_label(smallest.sizes)}",
               ru=f"{percent(largest.val_accuracy.mean())} % у {sizes_label(largest.sizes)} и "
               f"{percent(smallest.val_accuracy.mean())} % у {sizes_label(smallest.sizes)}"), stacklevel=2)
-    late = report.settings.epochs - LATE_EPOCHS
-    early = [r for r in by_params[:2] if r.chosen_epochs.min() <= late]
+    early = _not_late(report)
     claim(not early,
-          say(f"the two smallest networks chose epochs within the last {LATE_EPOCHS} for every seed (still improving)",
-              ru=f"обе самые маленькие сети при каждом зерне выбрали эпоху из последних {LATE_EPOCHS} (ещё улучшались)"),
+          say(f"every size of the study chose an epoch within the last {LATE_EPOCHS} for every seed (still improving "
+              "when the budget ran out)", ru=f"каждый размер исследования при каждом зерне выбрал эпоху из последних "
+              f"{LATE_EPOCHS} (к концу бюджета ещё улучшался)"),
           "; ".join(say(f"{sizes_label(r.sizes)} chose epoch {r.chosen_epochs.min()} for one seed",
-                        ru=f"{sizes_label(r.sizes)} при одном из зёрен выбрала эпоху {r.chosen_epochs.min()}")
+                        ru=f"{sizes_label(r.sizes)} при одном из зёрен выбрал эпоху {r.chosen_epochs.min()}")
                     for r in early) or None, stacklevel=2)
 
 
