@@ -135,7 +135,7 @@ def _learn() -> dict[str, str]:
         "6": say("parameters per layer, memory, and where the parameters of a transformer live",
                  ru="параметры по слоям, память и где находятся параметры трансформера"),
         "7": say("symmetry, variance through depth, He and Xavier",
-                 ru="симметрия, дисперсия по глубине сети, инициализация He и Xavier"),
+                 ru="симметрия, дисперсия по глубине сети, инициализации He и Глоро (Xavier)"),
         "8": say("what the theorem says and does not; what depth buys",
                  ru="что теорема утверждает и чего не утверждает; что даёт глубина"),
         "9": say("the position-wise FFN, the residual block, gated FFNs, mixtures of experts, history",
