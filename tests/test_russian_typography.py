@@ -6,7 +6,7 @@ to it. This test reads each built Russian page's text outside code, printed outp
 identical to the English page's) and its images' alt text, and fails on each rule broken, naming the
 page and the snippet: a hyphen for the minus sign, a percent sign without a no-break space, a
 four-digit number split in prose or a longer one not grouped, ``x`` and ``->`` for «×» and «→»,
-straight or German quotes for «ёлочки», a date written as ``2026-12-03``.
+straight or English quotes for «ёлочки», a date written as ``2026-12-03``.
 """
 
 from __future__ import annotations
@@ -32,13 +32,14 @@ RULES = {
     "a number from five digits not grouped": re.compile(r"(?<![\d.,/\w])\d{5,}(?![\d.,/\w])"),
     "x for «×»": re.compile(r"\d x \d|\dx(?=[\s,.;:)]|$)"),
     "-> for «→»": re.compile(r"->"),
-    "straight or German quotes for «ёлочки»": re.compile(r'"[^"\n]{1,80}"|„|“|”'),
-    "a date as YYYY-MM-DD for «2 декабря 2026 г.»": re.compile(r"\b20\d\d-\d\d-\d\d\b"),
+    # „лапки“ are the quotes inside «ёлочки»; English quotes (“…”) and straight ones are not Russian.
+    "straight or English quotes for «ёлочки»": re.compile(r'"[^"\n]{1,80}"|”'),
+    "a date as YYYY-MM-DD for «2 декабря 2026 г.»": re.compile(r"(?<!\d)20\d\d-\d\d-\d\d(?!\d)"),
 }
 # Only in running text: a table's column groups its thousands (101 770 and 1 024 alike).
 PROSE_RULES = {
     "a four-digit number split in prose": re.compile(
-        rf"(?<![\d.,{SPACES}])\d[{SPACES}]\d{{3}}(?![\d]|[{SPACES}]\d)"),
+        rf"(?<![\d.,])(?<!\d[{SPACES}])\d[{SPACES}]\d{{3}}(?![\d]|[{SPACES}]\d)"),
 }
 
 
@@ -65,19 +66,41 @@ def violations(site: Path) -> list[str]:
              for source in pagekit.nav_sources()}
     pages["execution report"] = site / "ru" / "execution-report" / "index.html"  # the lines' link, not in the nav
     for twin, page in pages.items():
-        for where, text in texts(page.read_text(encoding="utf-8")):
-            rules = RULES | (PROSE_RULES if where != "table" else {})
-            for rule, pattern in rules.items():
-                for match in pattern.finditer(text):
-                    snippet = " ".join(text[max(0, match.start() - 40):match.end() + 40].split())
-                    found.append(f"{twin} ({where}): {rule}: expected the policy's form, found {match[0]!r} "
-                                 f"in «{snippet}»")
+        found += [f"{twin} ({where}): {rule}: expected the policy's form, found {what!r} in «{snippet}»"
+                  for where, rule, what, snippet in breaches(page.read_text(encoding="utf-8"))]
+    return found
+
+
+def breaches(html: str) -> list[tuple[str, str, str, str]]:
+    """Each breach of the policy in one page: (where, rule, what was found, the snippet around it)."""
+    found = []
+    for where, text in texts(html):
+        rules = RULES | (PROSE_RULES if where != "table" else {})
+        for rule, pattern in rules.items():
+            for match in pattern.finditer(text):
+                found.append((where, rule, match[0], " ".join(text[max(0, match.start() - 40):match.end() + 40].split())))
     return found
 
 
 def test_the_russian_pages_follow_the_typographic_policy(built_site):
     found = violations(built_site)
     assert not found, f"{len(found)} breaches of the Russian edition's typography:\n" + "\n".join(found[:60])
+
+
+# One breach of each rule in prose, none in code, math or printed output (which stay as the English page's).
+FIXTURE = ("<div class='md-content'><p>ошибка -0.0948; доля 19%; 1\u202f000 шагов; 109386 параметров; 2 x 3; "
+           "768 -> 3072; \"кавычки\"; собрано 2026-12-03</p><table><tr><td>1\u202f024</td><td>\u22120.5</td></tr></table>"
+           "<p><code>-1 -> 2 x 3 19%</code> <span class='arithmatex'>\\(x-1\\)</span></p>"
+           "<div class='highlight'><pre>-0.0948 \"x\" 2026-12-03</pre></div>"
+           "<img alt='от -1 до 1' src='x.svg'></div>")
+
+
+def test_each_rule_finds_its_breach_and_only_outside_code():
+    found = breaches(FIXTURE)
+    rules = [rule for _, rule, _, _ in found]
+    assert sorted(rules) == sorted([*RULES, *PROSE_RULES, "a hyphen for the minus sign (U+2212)"]), found
+    assert ("alt text", "a hyphen for the minus sign (U+2212)") in [(where, rule) for where, rule, _, _ in found]
+    assert all(where != "table" for where, _, _, _ in found), found  # a table groups 1 024; −0.5 is right
 
 
 @pytest.mark.parametrize(("text", "prose", "expected"), [
