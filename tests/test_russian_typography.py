@@ -40,6 +40,7 @@ RULES = {
 PROSE_RULES = {
     "a four-digit number split in prose": re.compile(
         rf"(?<![\d.,])(?<!\d[{SPACES}])\d[{SPACES}]\d{{3}}(?![\d]|[{SPACES}]\d)"),
+    "a point written (1,0), which reads as a decimal comma": re.compile(r"\(\u2212?\d+,\u2212?\d+[,)\d\u2212]"),
 }
 
 
@@ -89,7 +90,7 @@ def test_the_russian_pages_follow_the_typographic_policy(built_site):
 
 # One breach of each rule in prose, none in code, math or printed output (which stay as the English page's).
 FIXTURE = ("<div class='md-content'><p>ошибка -0.0948; доля 19%; 1\u202f000 шагов; 109386 параметров; 2 x 3; "
-           "768 -> 3072; \"кавычки\"; собрано 2026-12-03</p><table><tr><td>1\u202f024</td><td>\u22120.5</td></tr></table>"
+           "768 -> 3072; \"кавычки\"; собрано 2026-12-03; угол (1,0)</p><table><tr><td>1\u202f024</td><td>\u22120.5</td></tr></table>"
            "<p><code>-1 -> 2 x 3 19%</code> <span class='arithmatex'>\\(x-1\\)</span></p>"
            "<div class='highlight'><pre>-0.0948 \"x\" 2026-12-03</pre></div>"
            "<img alt='от -1 до 1' src='x.svg'></div>")
@@ -111,6 +112,7 @@ def test_each_rule_finds_its_breach_and_only_outside_code():
     ("109386 и 101\u202f770", True, "109\u202f386 и 101\u202f770"),
     ("FFN 768 -> 3072", False, "FFN 768 → 3072"),
     ("2 x 3, в 4x", False, "2 × 3, в 4×"),
+    ("углы (0,0) и (1,-1), W1[1,1]", True, "углы (0, 0) и (1, \u22121), W1[1,1]"),
     ("`-1` и \\(x-1\\) и <a href=\"x-1\">GPT-2</a>", False, "`-1` и \\(x-1\\) и <a href=\"x-1\">GPT-2</a>"),
 ])
 def test_typeset_applies_the_policy_outside_code_and_math(text, prose, expected, monkeypatch):

@@ -54,6 +54,8 @@ _RULES = (
 )
 # In prose a four-digit number is written whole: 1 000 → 1000 (tables keep the groups of their columns).
 _FOUR_DIGITS = re.compile(r"(?<![\d.,\u202f\u00a0])(\d)[\u202f\u00a0](\d{3})(?![\d]|[\u202f\u00a0]\d)")
+# In prose a point is written (1, 0): in Russian "(1,0)" reads as the decimal 1,0.
+_POINT = re.compile(r"\(([-\u2212]?\d+(?:\.\d+)?(?:,\s*[-\u2212]?\d+(?:\.\d+)?)+)\)")
 
 
 def typeset(text: str, *, prose: bool = False) -> str:
@@ -62,7 +64,8 @@ def typeset(text: str, *, prose: bool = False) -> str:
     Outside code spans, TeX math and HTML tags: the minus sign U+2212 for a hyphen before a digit, a
     no-break space before %, «×» for an ``x`` between numbers and «→» for ``->``, and numbers from five
     digits grouped by a narrow no-break space; in ``prose``, a four-digit number is written whole
-    (``1000``), as Russian prose writes it. Applying it twice changes nothing.
+    (``1000``), as Russian prose writes it, and a point's coordinates are spaced (``(1, 0)``, never
+    ``(1,0)``, which a Russian reader reads as the decimal 1,0). Applying it twice changes nothing.
 
     Parameters
     ----------
@@ -84,6 +87,7 @@ def typeset(text: str, *, prose: bool = False) -> str:
             part = pattern.sub(replacement, part)
         if prose:
             part = _FOUR_DIGITS.sub(r"\1\2", part)
+            part = _POINT.sub(lambda m: "(" + re.sub(r",\s*", ", ", m[1]) + ")", part)
         parts[i] = part
     return "".join(parts)
 
