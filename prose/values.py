@@ -24,6 +24,7 @@ from pathlib import Path
 
 from mlp_ref.course.generators import (home, lab_a, lab_b, lesson01, lesson02, lesson03, lesson04, lesson05,
                                        lesson06, lesson07, lesson08, lesson09)
+from mlp_ref.course.i18n import typeset
 from mlp_ref.course.words import counted
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -67,7 +68,7 @@ class PageValues:
         values = self._computed()
         if name not in values:
             raise AttributeError(f"{self._module.__name__}.values() has no {name!r}")
-        return values[name]
+        return typeset(values[name], prose=True)  # in Russian, as the edition's prose writes it
 
 
 def _place(error: BaseException) -> str:

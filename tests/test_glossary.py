@@ -77,3 +77,13 @@ def test_no_retired_russian_word_comes_back():
 def test_a_retired_word_is_found():
     texts = {"x.ru.md": "Фиксируем сид генератора; плотный слой; плотность"}
     assert len(retired_uses(texts, glossary.terms())) == 2
+
+
+def test_the_terms_of_issue_35_retire_their_variants():
+    """«две луны», a masculine ReLU, «инициализация Xavier» without Glorot's name, «эталонные задачи» for
+    benchmarks: each is found (issue 35's editor, one term per concept)."""
+    texts = {"x.ru.md": "данные «две луны»; обычный ReLU; ReLU выдал нули; с инициализацией Xavier; "
+                        "на эталонных задачах; «мёртвый» ReLU; каждый tanh",
+             "y.ru.md": "два полумесяца; обычная ReLU; инициализация Глоро (Xavier); бенчмарк; мёртвый нейрон"}
+    found = retired_uses(texts, glossary.terms())
+    assert len(found) == 7 and all(f.startswith("x.ru.md") for f in found), found

@@ -276,7 +276,8 @@ def test_block_results_are_kept_across_prose_edits_but_not_code_edits():
 
 
 # --- the Russian edition's lines ---------------------------------------------------------------
-WHEN_RU = r"\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC"  # as in English: dated, whether this build ran it or reused it
+# As in English: dated, whether this build ran it or reused it; in Russian words (i18n.ru_date): «2 декабря 2026 г. в 06:23 UTC».
+WHEN_RU = r"\d{1,2}\u00a0[а-я]+ \d{4}\u00a0г\. в \d{2}:\d{2} UTC"
 
 
 def stated_counts_ru(text: str) -> dict[str, int]:

@@ -16,11 +16,17 @@ setting), so the downloaded Russian notebook speaks Russian.
 Numbers are written the same way in both editions: a decimal point (the site's tables and
 prose say the values that Python prints next to them) and, in Russian, a narrow no-break
 space between thousands (``101 770``), where English writes a comma.
+
+The Russian edition's typographic policy (DESIGN.md, "Writing the pages") is applied to generated
+text by one function, :func:`typeset`: :func:`say` passes every Russian text through it, and so do
+the tables (:func:`mlp_ref.course.tables.markdown_table`) and the prose's values (``prose/values.py``).
+Dates are said by :func:`ru_date`. ``tests/test_russian_typography.py`` holds the built pages to it.
 """
 
 from __future__ import annotations
 
 import os
+import re
 
 #: The editions, the default first.
 LANGUAGES = ("en", "ru")
@@ -28,6 +34,72 @@ LANGUAGES = ("en", "ru")
 ENV = "MLP_LANG"
 #: Between groups of three digits: English writes a comma, Russian a narrow no-break space.
 THOUSANDS = {"en": ",", "ru": "\u202f"}
+
+
+#: The Russian edition's spaces: a no-break space before %, a narrow no-break space between thousands.
+NBSP, NNBSP = "\u00a0", "\u202f"
+MINUS = "\u2212"
+_MONTHS_RU = ("января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа", "сентября",
+              "октября", "ноября", "декабря")
+# What typeset() leaves as it is: a Markdown code span, TeX math, an HTML tag (its attributes).
+_UNTOUCHED = re.compile(r"(`[^`]*`|\\\(.*?\\\)|\\\[.*?\\\]|\$\$.*?\$\$|<[^>]*>)", re.DOTALL)
+_RULES = (
+    (re.compile(r"(?<![\w.\-\u2212/\\])-(?=\d)"), MINUS),                  # -0.0948 → −0.0948
+    (re.compile(r"(?<=\d)[ \u202f]?%"), NBSP + "%"),                          # 19% , 25 % → 19 %
+    (re.compile(r"(?<=\d) x (?=\d)"), " × "),                                 # 2 x 3 → 2 × 3
+    (re.compile(r"(?<=\d)x(?=[\s,.;:)]|$)"), "×"),                             # 4x → 4×
+    (re.compile(r" ?-> ?"), " → "),                                            # a -> b → a → b
+    (re.compile(r"(?<![\d.,/\w\u202f\u00a0])\d{5,}(?![\d.,/\w])"),              # 109386 → 109 386
+     lambda m: f"{int(m[0]):,}".replace(",", NNBSP)),
+)
+# In prose a four-digit number is written whole: 1 000 → 1000 (tables keep the groups of their columns).
+_FOUR_DIGITS = re.compile(r"(?<![\d.,\u202f\u00a0])(\d)[\u202f\u00a0](\d{3})(?![\d]|[\u202f\u00a0]\d)")
+# In prose a point is written (1, 0): in Russian "(1,0)" reads as the decimal 1,0.
+_POINT = re.compile(r"\(([-\u2212]?\d+(?:\.\d+)?(?:,\s*[-\u2212]?\d+(?:\.\d+)?)+)\)")
+
+
+def typeset(text: str, *, prose: bool = False) -> str:
+    """``text`` as the Russian edition prints it (DESIGN.md's typographic policy); unchanged in English.
+
+    Outside code spans, TeX math and HTML tags: the minus sign U+2212 for a hyphen before a digit, a
+    no-break space before %, «×» for an ``x`` between numbers and «→» for ``->``, and numbers from five
+    digits grouped by a narrow no-break space; in ``prose``, a four-digit number is written whole
+    (``1000``), as Russian prose writes it, and a point's coordinates are spaced (``(1, 0)``, never
+    ``(1,0)``, which a Russian reader reads as the decimal 1,0). Applying it twice changes nothing.
+
+    Parameters
+    ----------
+    text : str
+        Generated text: a table's cell, a caption, alt text, a value a sentence says.
+    prose : bool
+        Whether the text is read in running text (a value, a caption) rather than in a table's column.
+
+    Returns
+    -------
+    str
+    """
+    if language() != "ru" or not isinstance(text, str):
+        return text
+    parts = _UNTOUCHED.split(text)
+    for i in range(0, len(parts), 2):  # the even parts are text; the odd ones, what is left untouched
+        part = parts[i]
+        for pattern, replacement in _RULES:
+            part = pattern.sub(replacement, part)
+        if prose:
+            part = _FOUR_DIGITS.sub(r"\1\2", part)
+            part = _POINT.sub(lambda m: "(" + re.sub(r",\s*", ", ", m[1]) + ")", part)
+        parts[i] = part
+    return "".join(parts)
+
+
+def ru_date(iso: str) -> str:
+    """A date (``2026-12-02``, or a time ``2026-12-02 06:23 UTC``) as Russian writes it:
+    «2 декабря 2026 г.», «2 декабря 2026 г. в 06:23 UTC»."""
+    match = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})(?: (\d{2}:\d{2} UTC))?", iso)
+    if not match or not 1 <= int(match[2]) <= 12:
+        raise ValueError(f"ru_date: expected a date YYYY-MM-DD (and a time HH:MM UTC), received {iso!r}")
+    said = f"{int(match[3])}\u00a0{_MONTHS_RU[int(match[2]) - 1]} {match[1]}\u00a0г."
+    return f"{said} в {match[4]}" if match[4] else said
 
 
 def language() -> str:
@@ -62,7 +134,7 @@ def say(en: str, *, ru: str) -> str:
     for name, text in (("en", en), ("ru", ru)):
         if not isinstance(text, str) or not text.strip():
             raise ValueError(f"say: expected a non-empty {name} text, received {text!r}")
-    return ru if language() == "ru" else en
+    return typeset(ru, prose=True) if language() == "ru" else en
 
 
 def ru_plural(n: int, one: str, few: str, many: str) -> str:

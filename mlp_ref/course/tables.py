@@ -5,7 +5,8 @@ parameter table and a comparison table is spelled the same way everywhere:
 
 * ``format_number(x, precision)``: fixed decimals, and ``-0.000`` is written ``0.000``;
 * ``format_count(n)``: an integer with thousands separators, ``101,770``;
-* ``markdown_table(headers, rows, align)``: a GitHub-style pipe table of strings.
+* ``markdown_table(headers, rows, align)``: a GitHub-style pipe table of strings (in Russian, each
+  cell set as :func:`mlp_ref.course.i18n.typeset` sets it: ``−0.0948``, ``19 %``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from mlp_ref.course.i18n import THOUSANDS, language
+from mlp_ref.course.i18n import THOUSANDS, language, typeset
 from mlp_ref.validation import check_int, check_real
 
 _ALIGN_RULES = {"l": ":---", "r": "---:", "c": ":---:", None: "---"}
@@ -80,8 +81,9 @@ def _cell(value, where: str) -> str:
             f"{where}: expected a string (format numbers with format_number or "
             f"format_count first), received {type(value).__name__} {value!r}"
         )
-    # A raw newline or pipe would end the cell or the row early.
-    return value.replace("|", "\\|").replace("\r\n", "<br>").replace("\n", "<br>")
+    # A raw newline or pipe would end the cell or the row early. In Russian, the edition's typography
+    # (i18n.typeset: the minus sign, the space before %, groups from five digits).
+    return typeset(value).replace("|", "\\|").replace("\r\n", "<br>").replace("\n", "<br>")
 
 
 def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[str]],

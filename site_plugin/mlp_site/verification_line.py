@@ -96,10 +96,17 @@ def _plural_verb(n: int, singular: str, plural: str) -> str:
     return singular if ru_plural(n, "1", "2", "5") == "1" else plural
 
 
+def _ru_date(iso: str) -> str:
+    """A date or a time as the Russian edition writes it (``mlp_ref.course.i18n.ru_date``): «2 декабря 2026 г.»."""
+    from mlp_ref.course.i18n import ru_date  # when said, as words.py imports mlp_ref
+
+    return ru_date(iso)
+
+
 def when_ru(ran_at: str) -> str:
     """:func:`when` in Russian: the same words whether this build ran it or reused it."""
     when(ran_at)  # the same check of the time
-    return ran_at
+    return _ru_date(ran_at)
 
 
 def _made_ru(record: PageRecord) -> str:
@@ -125,6 +132,7 @@ def _not_run_ru(record: PageRecord) -> str:
 
 def claims_ru(record: PageRecord, date: str) -> str:
     """:func:`claims` in Russian: the same figures, said as a Russian reader reads them."""
+    date = _ru_date(date)
     parts = []
     if record.blocks:
         n = record.blocks - len(record.not_run)
@@ -175,7 +183,7 @@ def report_markdown(records: list[PageRecord], facts: dict[str, str], base: str,
     rows = sorted(records, key=lambda r: -(r.block_seconds + r.render_seconds))
     if language() == "ru":
         lines = [
-            f"Все числа ниже — из сборки {facts['date']}, которая сделала этот сайт: mlp_ref {facts['mlp_ref']} "
+            f"Все числа ниже — из сборки {_ru_date(facts['date'])}, которая сделала этот сайт: mlp_ref {facts['mlp_ref']} "
             f"({_commit_ru(facts['commit'])}), NumPy {facts['numpy']} и Python {facts['python']}. *Блоки* — "
             "блоки кода, которые страница показывает вам: каждый выполнен, и напечатанное им сравнено с выводом "
             "на странице (*Совпали* — сколько напечатали ровно показанное, *Проп.* — сколько не выполнено). "
@@ -208,6 +216,8 @@ def report_markdown(records: list[PageRecord], facts: dict[str, str], base: str,
         ]
     for r in rows:
         ran = sorted({at for at in ([r.blocks_ran_at] if r.blocks else []) + [r.rendered_at] if at})
+        if language() == "ru":
+            ran = [_ru_date(at) for at in ran]
         lines.append(f"| [{r.title}]({get_relative_url(r.url, base)}) | {r.blocks} | {r.matched} | {len(r.not_run)} "
                      f"| {r.generators} | {r.tables} | {r.figures} | {r.block_seconds:.1f} | {r.render_seconds:.1f} "
                      f"| {', '.join(ran)} |")

@@ -135,15 +135,17 @@ def _learn() -> dict[str, str]:
         "6": say("parameters per layer, memory, and where the parameters of a transformer live",
                  ru="параметры по слоям, память и где находятся параметры трансформера"),
         "7": say("symmetry, variance through depth, He and Xavier",
-                 ru="симметрия, дисперсия по глубине сети, инициализация He и Xavier"),
+                 ru="симметрия, дисперсия по глубине сети, инициализации He и Глоро (Xavier)"),
         "8": say("what the theorem says and does not; what depth buys",
                  ru="что теорема утверждает и чего не утверждает; что даёт глубина"),
         "9": say("the position-wise FFN, the residual block, gated FFNs, mixtures of experts, history",
                  ru="попозиционный FFN, остаточный блок, FFN с вентилем, смеси экспертов, история"),
         "A": say("a full training loop in NumPy, a gradient check, baselines from scikit-learn",
                  ru="полный цикл обучения на NumPy, проверка градиента, базовые модели из scikit-learn"),
-        "B": say("embeddings, tanh, batch normalization and sampling, after Bengio et al. (2003)",
-                 ru="эмбеддинги, tanh, батч-нормализация и сэмплирование, по работе Бенджио и др. (2003)"),
+        "B": say("Bengio et al.'s (2003) word-level model, here on characters: embeddings, tanh and sampling, "
+                 "plus the batch normalization that paper did not have",
+                 ru="пословная модель Бенджио и др. (2003), здесь на символах: эмбеддинги, tanh и сэмплирование, "
+                    "а также батч-нормализация, которой в той работе не было"),
     }
 
 

@@ -33,8 +33,8 @@ def bias_figure() -> str:
     marked_out = mlp_ref.relu(X @ W + marked)         # (2,)
     ax.scatter(marked, marked_out, zorder=3, color="#D55E00",
                label=say("b = 0.4 and b = −1 (the trace below)", ru="b = 0.4 и b = −1 (разбор ниже)"))
-    ax.set_xlabel(say("bias b (no unit)", ru="смещение b (безразмерное)"))
-    ax.set_ylabel(say("neuron output a (no unit)", ru="выход нейрона a (безразмерный)"))
+    ax.set_xlabel(say("bias b (no unit)", ru="смещение b"))
+    ax.set_ylabel(say("neuron output a (no unit)", ru="выход нейрона a"))
     ax.legend(loc="upper left", frameon=False)
     return figure_html(
         fig,

@@ -104,8 +104,8 @@ def xor_figure() -> str:
     ax_in.set_xlim(-0.4, 1.5)
     ax_in.set_ylim(-0.4, 1.5)
     ax_in.set_aspect("equal")
-    ax_in.set_xlabel(say("input x₁ (no unit)", ru="вход x₁ (безразмерный)"))
-    ax_in.set_ylabel(say("input x₂ (no unit)", ru="вход x₂ (безразмерный)"))
+    ax_in.set_xlabel(say("input x₁ (no unit)", ru="вход x₁"))
+    ax_in.set_ylabel(say("input x₂ (no unit)", ru="вход x₂"))
     ax_in.set_title(say("input space", ru="пространство входов"), fontsize=11)
 
     # Hidden space: the line h1 - 2 h2 = 1/2 separates the classes.
@@ -122,8 +122,8 @@ def xor_figure() -> str:
         ax_hid.annotate(text, point, textcoords="offset points", xytext=(-10, 9), fontsize=9)
     ax_hid.set_xlim(-0.3, 2.4)
     ax_hid.set_ylim(-0.4, 1.5)
-    ax_hid.set_xlabel(say("hidden unit h₁ (no unit)", ru="скрытый нейрон h₁ (безразмерный)"))
-    ax_hid.set_ylabel(say("hidden unit h₂ (no unit)", ru="скрытый нейрон h₂ (безразмерный)"))
+    ax_hid.set_xlabel(say("hidden unit h₁ (no unit)", ru="скрытый нейрон h₁"))
+    ax_hid.set_ylabel(say("hidden unit h₂ (no unit)", ru="скрытый нейрон h₂"))
     ax_hid.set_title(say("hidden space", ru="скрытое пространство"), fontsize=11)
 
     handles, labels = ax_in.get_legend_handles_labels()

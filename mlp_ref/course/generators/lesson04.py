@@ -64,9 +64,9 @@ def activations_figure() -> str:
     right.set_title(say("derivative f′(z)", ru="производная f′(z)"))
     for ax in (left, right):
         ax.axhline(0, color="0.5", linewidth=0.8)
-        ax.set_xlabel(say("pre-activation z (no unit)", ru="преактивация z (безразмерная)"))
-    left.set_ylabel(say("f(z) (no unit)", ru="f(z) (безразмерная)"))
-    right.set_ylabel(say("f′(z) (no unit)", ru="f′(z) (безразмерная)"))
+        ax.set_xlabel(say("pre-activation z (no unit)", ru="преактивация z"))
+    left.set_ylabel(say("f(z) (no unit)", ru="f(z)"))
+    right.set_ylabel(say("f′(z) (no unit)", ru="f′(z)"))
     left.legend(loc="upper left", frameon=False, fontsize=9)
     # Said in the text below: each saturating slope's peak, and the first whole |z| beyond which
     # both slopes stay under a tenth of their peaks.
@@ -278,7 +278,7 @@ def relu_head_figure() -> str:
              label=say("ReLU head + squared error", ru="ReLU на выходе + квадратичная ошибка"))
     top.plot(steps, sigmoid_loss, linewidth=2, linestyle="--",
              label=say("sigmoid head + cross entropy", ru="сигмоида на выходе + перекрёстная энтропия"))
-    top.set_ylabel(say("training loss (no unit)", ru="потери на обучении\n(безразмерные)"))
+    top.set_ylabel(say("training loss (no unit)", ru="потери на обучении"))
     top.legend(loc="upper right", frameon=False, fontsize=9)
     bottom.plot(steps, relu_alive, linewidth=2, color=PALETTE[0])
     bottom.set_ylabel(say("share of logits > 0\n(ReLU head)", ru="доля логитов > 0\n(ReLU на выходе)"))
@@ -343,7 +343,7 @@ def dead_units_figure() -> str:
         ax.set_title(say(f"{title}: {int(dead_mask.sum())} dead", ru=f"{title}: мёртвых {int(dead_mask.sum())}"))
         ax.set_xlabel(say("hidden unit (sorted by its largest z)", ru="нейрон скрытого слоя\n(по возрастанию наибольшего z)"))
     axes[0].set_ylabel(say("range of pre-activation z over\nthe data (no unit, symlog scale)",
-                           ru="диапазон преактивации z на данных\n(безразмерная, симметричная\nлогарифмическая шкала)"))
+                           ru="диапазон преактивации z на данных\n(симметричная логарифмическая\nшкала)"))
     axes[1].legend(loc="upper left", frameon=False, fontsize=9)
     return figure_html(
         fig,

@@ -59,9 +59,9 @@ def descent_figure() -> str:
         shown = path[np.abs(path) < 8]
         ax.plot(shown, line.loss(shown), marker="o", color=color, linewidth=1.2, markersize=4)
         ax.set_title(f"{shown_name[name]}: η = {lr:g}", fontsize=10)
-        ax.set_xlabel(say("weight w (no unit)", ru="вес w (безразмерный)"))
+        ax.set_xlabel(say("weight w (no unit)", ru="вес w"))
         ax.set_ylim(0, 120)
-    axes[0].set_ylabel(say("loss L(w) (no unit)", ru="потери L(w) (безразмерные)"))
+    axes[0].set_ylabel(say("loss L(w) (no unit)", ru="потери L(w)"))
     factor = 1 - rates[2][1] * line.curvature           # what each step multiplies w - w* by, at the plotted rate
     gap = paths["too large"] - line.best               # (steps + 1,) distances to the minimum
     assert np.allclose(gap[1:], factor * gap[:-1]), (   # the plotted path does exactly that

@@ -49,7 +49,7 @@ def interpolant_figure() -> str:
                 label=say(f"1 → {k} → 1 ReLU network", ru=f"ReLU-сеть 1 → {k} → 1"))
         ax.plot(knots, net(knots), linestyle="none", marker=marker, color=ax.lines[-1].get_color())
     ax.set_xlabel(say("x (radians)", ru="x (радианы)"))
-    ax.set_ylabel(say("output (no unit)", ru="выход (безразмерный)"))
+    ax.set_ylabel(say("output (no unit)", ru="выход"))
     ax.legend(frameon=False, fontsize=9, loc="lower center")
     return figure_html(
         fig,
@@ -148,7 +148,7 @@ def sawtooth_figure() -> str:
         ax.set_yticks([0, 1])
         ax.text(1.01, 0.5, say(f"{pieces} pieces", ru=f"{pieces} {ru_plural(pieces, 'участок', 'участка', 'участков')}"),
                 transform=ax.transAxes, va="center", fontsize=9)
-    axes[-1].set_xlabel(say("x (no unit)", ru="x (безразмерная)"))
+    axes[-1].set_xlabel(say("x (no unit)", ru="x"))
     axes[0].set_title(say("output of tent_network(L) on [0, 1]", ru="выход tent_network(L) на [0, 1]"), fontsize=11)
     return figure_html(
         fig,

@@ -1,0 +1,130 @@
+"""The Russian edition's typographic policy (DESIGN.md, "Writing the pages"), on the built pages.
+
+One function applies it to generated text (``mlp_ref.course.i18n.typeset``: :func:`say`, the tables'
+cells and the prose's values go through it; ``ru_date`` says the dates); the pages' own prose is typed
+to it. This test reads each built Russian page's text outside code, printed output and math (those stay
+identical to the English page's) and its images' alt text, and fails on each rule broken, naming the
+page and the snippet: a hyphen for the minus sign, a percent sign without a no-break space, a
+four-digit number split in prose or a longer one not grouped, ``x`` and ``->`` for «×» and «→»,
+straight or English quotes for «ёлочки», a date written as ``2026-12-03``.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+from mlp_ref.course import i18n
+from tests import editions, pagekit
+
+# What stays as the English page has it: code, printed output, math, a notebook's code and output.
+UNTOUCHED_TAGS = ["pre", "code", "kbd", "samp", "script", "style", "math", "svg", "textarea"]
+UNTOUCHED_CLASSES = ".jp-InputArea, .jp-OutputArea, .highlight, .arithmatex, .katex, .mlp-output"
+INLINE = {"span", "code", "kbd", "samp", "math"}
+SPACES = "\u00a0\u202f "
+
+RULES = {
+    "a hyphen for the minus sign (U+2212)": re.compile(r"(?<![\w.\-\u2212/])-\d"),
+    "a percent sign without a no-break space before it": re.compile(r"\d(?:%| %|\u202f%)"),
+    "a number from five digits not grouped": re.compile(r"(?<![\d.,/\w])\d{5,}(?![\d.,/\w])"),
+    "x for «×»": re.compile(r"\d x \d|\dx(?=[\s,.;:)]|$)"),
+    "-> for «→»": re.compile(r"->"),
+    # „лапки“ are the quotes inside «ёлочки»; English quotes (“…”) and straight ones are not Russian.
+    "straight or English quotes for «ёлочки»": re.compile(r'"[^"\n]{1,80}"|”'),
+    "a date as YYYY-MM-DD for «2 декабря 2026 г.»": re.compile(r"(?<!\d)20\d\d-\d\d-\d\d(?!\d)"),
+}
+# Only in running text: a table's column groups its thousands (101 770 and 1 024 alike).
+PROSE_RULES = {
+    "a four-digit number split in prose": re.compile(
+        rf"(?<![\d.,])(?<!\d[{SPACES}])\d[{SPACES}]\d{{3}}(?![\d]|[{SPACES}]\d)"),
+    "a point written (1,0), which reads as a decimal comma": re.compile(r"\(\u2212?\d+,\u2212?\d+[,)\d\u2212]"),
+}
+
+
+def texts(html: str) -> list[tuple[str, str]]:
+    """The page's text outside code, output and math, as (where, text): its tables' cells, the rest
+    of its prose, its images' alt text, and the verification line at its end."""
+    soup = BeautifulSoup(html, "html.parser")
+    main = soup.find("div", class_="md-content") or soup
+    alts = [("alt text", img.get("alt", "")) for img in main.find_all("img")]
+    # Each left-out part reads as a word, so that "сеть 2-\\(h\\)-1" is not read as "2- -1".
+    for tag in main.select(UNTOUCHED_CLASSES) + main.find_all(UNTOUCHED_TAGS):
+        if tag.parent is not None:  # not inside one already left out
+            tag.replace_with("Ж" if tag.name in INLINE else " Ж ")
+    cells = [("table", cell.get_text(" ")) for cell in main.find_all(["td", "th"])]
+    for table in main.find_all("table"):
+        table.decompose()
+    return [("prose", main.get_text())] + cells + alts
+
+
+def violations(site: Path) -> list[str]:
+    """Every breach of the policy on the built Russian pages of ``site``: page, rule and snippet."""
+    found = []
+    pages = {editions.twin_source(source): pagekit.built_page(site, editions.twin_source(source))
+             for source in pagekit.nav_sources()}
+    pages["execution report"] = site / "ru" / "execution-report" / "index.html"  # the lines' link, not in the nav
+    for twin, page in pages.items():
+        found += [f"{twin} ({where}): {rule}: expected the policy's form, found {what!r} in «{snippet}»"
+                  for where, rule, what, snippet in breaches(page.read_text(encoding="utf-8"))]
+    return found
+
+
+def breaches(html: str) -> list[tuple[str, str, str, str]]:
+    """Each breach of the policy in one page: (where, rule, what was found, the snippet around it)."""
+    found = []
+    for where, text in texts(html):
+        rules = RULES | (PROSE_RULES if where != "table" else {})
+        for rule, pattern in rules.items():
+            for match in pattern.finditer(text):
+                found.append((where, rule, match[0], " ".join(text[max(0, match.start() - 40):match.end() + 40].split())))
+    return found
+
+
+def test_the_russian_pages_follow_the_typographic_policy(built_site):
+    found = violations(built_site)
+    assert not found, f"{len(found)} breaches of the Russian edition's typography:\n" + "\n".join(found[:60])
+
+
+# One breach of each rule in prose, none in code, math or printed output (which stay as the English page's).
+FIXTURE = ("<div class='md-content'><p>ошибка -0.0948; доля 19%; 1\u202f000 шагов; 109386 параметров; 2 x 3; "
+           "768 -> 3072; \"кавычки\"; собрано 2026-12-03; угол (1,0)</p><table><tr><td>1\u202f024</td><td>\u22120.5</td></tr></table>"
+           "<p><code>-1 -> 2 x 3 19%</code> <span class='arithmatex'>\\(x-1\\)</span></p>"
+           "<div class='highlight'><pre>-0.0948 \"x\" 2026-12-03</pre></div>"
+           "<img alt='от -1 до 1' src='x.svg'></div>")
+
+
+def test_each_rule_finds_its_breach_and_only_outside_code():
+    found = breaches(FIXTURE)
+    rules = [rule for _, rule, _, _ in found]
+    assert sorted(rules) == sorted([*RULES, *PROSE_RULES, "a hyphen for the minus sign (U+2212)"]), found
+    assert ("alt text", "a hyphen for the minus sign (U+2212)") in [(where, rule) for where, rule, _, _ in found]
+    assert all(where != "table" for where, _, _, _ in found), found  # a table groups 1 024; −0.5 is right
+
+
+@pytest.mark.parametrize(("text", "prose", "expected"), [
+    ("b2: 0.2000 → -0.1895", False, "b2: 0.2000 → \u22120.1895"),
+    ("19% и 25 %", False, "19\u00a0% и 25\u00a0%"),
+    ("1\u202f000 шагов", True, "1000 шагов"),
+    ("1\u202f000", False, "1\u202f000"),
+    ("109386 и 101\u202f770", True, "109\u202f386 и 101\u202f770"),
+    ("FFN 768 -> 3072", False, "FFN 768 → 3072"),
+    ("2 x 3, в 4x", False, "2 × 3, в 4×"),
+    ("углы (0,0) и (1,-1), W1[1,1]", True, "углы (0, 0) и (1, \u22121), W1[1,1]"),
+    ("`-1` и \\(x-1\\) и <a href=\"x-1\">GPT-2</a>", False, "`-1` и \\(x-1\\) и <a href=\"x-1\">GPT-2</a>"),
+])
+def test_typeset_applies_the_policy_outside_code_and_math(text, prose, expected, monkeypatch):
+    monkeypatch.setenv(i18n.ENV, "ru")
+    assert i18n.typeset(text, prose=prose) == expected, text
+    assert i18n.typeset(expected, prose=prose) == expected, f"typeset twice changed {expected!r}"
+    monkeypatch.setenv(i18n.ENV, "en")
+    assert i18n.typeset(text, prose=prose) == text, "the English edition's text is left as it is"
+
+
+def test_a_russian_date_is_said_in_words():
+    assert i18n.ru_date("2026-12-02") == "2\u00a0декабря 2026\u00a0г."
+    assert i18n.ru_date("2026-01-31 06:23 UTC") == "31\u00a0января 2026\u00a0г. в 06:23 UTC"
+    with pytest.raises(ValueError, match="2026-13-01"):
+        i18n.ru_date("2026-13-01")
