@@ -54,8 +54,12 @@ serve: $(STAMP)
 site: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/python -m mkdocs build --strict --clean --site-dir site
 
+# The tests run on every core (pytest-xdist); a file's tests stay in one worker, which opens its browser
+# or its fixtures once. The shared work (the build, the browser's visits, the reader's environment) runs
+# once, in xdist's controller (tests/early.py). TEST_WORKERS=0 runs everything in one process.
+TEST_WORKERS ?= auto
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 bench: $(STAMP)
 	@set -e; for script in benchmarks/bench_*.py; do \

@@ -166,6 +166,13 @@ def _visit_site(config: pytest.Config) -> dict:
 
 early.register("site-visits", fixture="site_visits", stage="browser visits", work=_visit_site, after=("site",))
 
+# The jobs whose work lives beside their tests, named here so that pytest-xdist's controller, which
+# collects no test module, knows them too (tests/early.py).
+early.register("exercises", fixture="runs", stage="exercises", work="tests.test_exercises:run_all")
+early.register("public-resolve", fixture="public_resolution", stage="public index",
+               work="tests.test_reader_install:_resolve_publicly")
+early.register("wheel-alone", fixture="wheel_alone", stage="reader's side", work="tests.test_reader_install:_wheel_alone")
+
 
 @pytest.fixture(scope="session")
 def site_visits(pytestconfig) -> dict:

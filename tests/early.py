@@ -10,15 +10,26 @@ soon as the site is served, and the reader's environment once the site is served
 third-party pins are installed (which runs beside the build). Each job starts only if some selected test uses the fixture it serves, so
 ``pytest tests/test_network.py`` starts nothing. A job's own run time is reported by
 ``tests/timing.py`` as a background stage; the time a test waited for it is not charged twice.
+
+With pytest-xdist (``make test`` runs ``-n auto``), the controller, which runs no test, runs every job
+of the whole suite as its session starts, and writes each result to a file of a folder it gives the
+workers (:func:`pytest_configure_node`); a worker's :func:`result` waits for that file. So the build and
+the browser's visits run once, in the one process that lives to the end of the run, while the tests
+run on every core. A run with ``-n`` of a part of the suite does the same (every job starts).
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
+import importlib
+import os
+import pickle
 import queue
 import tempfile
 import threading
 import time
+import traceback
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as StillRunning
 from dataclasses import dataclass
@@ -53,14 +64,21 @@ def new_folder(config: pytest.Config, prefix: str) -> Path:
     return Path(tempfile.mkdtemp(prefix=prefix, dir=config._tmp_path_factory.getbasetemp()))
 
 
-def register(name: str, fixture: str, stage: str, work: Callable[[pytest.Config], object],
+def register(name: str, fixture: str, stage: str, work: Callable[[pytest.Config], object] | str,
              after: tuple[str, ...] = (), at_start: bool = False) -> None:
     """Declare background work ``name``, computing what ``fixture`` returns from the config, once
     the jobs ``after`` are done. With ``at_start``, a run of the whole suite starts it as the
     session starts, before the few seconds of collection, instead of at the end of collection."""
     if name in JOBS:
         raise ValueError(f"background job {name!r} is registered twice")
+    if isinstance(work, str):  # "module:function", imported when the job starts (a test module's)
+        work = functools.partial(_imported, work)
     JOBS[name] = Job(fixture, stage, work, after, at_start)
+
+
+def _imported(where: str, config: pytest.Config):
+    module, function = where.split(":")
+    return getattr(importlib.import_module(module), function)(config)
 
 
 def whole_suite(config: pytest.Config) -> bool:
@@ -75,10 +93,77 @@ def whole_suite(config: pytest.Config) -> bool:
 @pytest.hookimpl(trylast=True)
 def pytest_sessionstart(session):
     _session[:] = [session]
-    if whole_suite(session.config):
+    config = session.config
+    if _results_folder(config) is not None:  # an xdist worker: the controller runs the jobs
+        return
+    if _controls_workers(config):
+        for name in JOBS:
+            _start(name, config).add_done_callback(functools.partial(_publish, name, _published_folder(config)))
+    elif whole_suite(config):
         for name, job in JOBS.items():
             if job.at_start:
-                _start(name, session.config)
+                _start(name, config)
+
+
+# --- pytest-xdist: the controller runs the jobs, the workers read their results -----------------
+_FOLDER = "mlp_early_results"  # the workers' input naming the folder of the jobs' results
+
+
+def _controls_workers(config: pytest.Config) -> bool:
+    """Whether this process is pytest-xdist's controller (``-n``), which runs no test itself."""
+    return config.pluginmanager.has_plugin("dsession")
+
+
+def _results_folder(config: pytest.Config) -> Path | None:
+    """In an xdist worker, the folder where the controller writes each job's result; else None."""
+    folder = getattr(config, "workerinput", {}).get(_FOLDER)
+    return Path(folder) if folder else None
+
+
+@functools.cache
+def _published_folder(config: pytest.Config) -> Path:
+    return new_folder(config, "jobs-")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """The controller tells each worker it starts where the jobs' results will be."""
+    node.workerinput[_FOLDER] = str(_published_folder(node.config))
+
+
+def _publish(name: str, folder: Path, future: Future) -> None:
+    """Write job ``name``'s value, or what it raised, where the workers wait for it (whole or not at all)."""
+    try:
+        outcome = ("value", future.result())
+    except pytest.skip.Exception as skip:  # pytest's outcomes do not pickle: their kind and message
+        outcome = ("skip", skip.msg)
+    except pytest.fail.Exception as failure:
+        outcome = ("fail", failure.msg)
+    except BaseException as error:
+        outcome = ("error", error)
+    try:
+        data = pickle.dumps(outcome)
+    except Exception:  # an error that does not pickle: its text
+        text = "".join(traceback.format_exception(outcome[1])) if outcome[0] == "error" else repr(outcome[1])
+        data = pickle.dumps(("error", RuntimeError(f"background job {name!r}:\n{text}")))
+    partial = folder / f".{name}.{os.getpid()}"
+    partial.write_bytes(data)
+    os.replace(partial, folder / f"{name}.pickle")
+
+
+def _read_published(name: str, folder: Path):
+    """Job ``name``'s value as the controller wrote it, waiting until it has (its error re-raises)."""
+    path = folder / f"{name}.pickle"
+    while not path.is_file():
+        time.sleep(0.2)
+    kind, value = pickle.loads(path.read_bytes())
+    if kind == "skip":  # a skip or a failure of the job is the waiting test's own
+        pytest.skip(value)
+    if kind == "fail":
+        pytest.fail(value, pytrace=False)
+    if kind == "error":
+        raise value
+    return value
 
 
 def _timed(job: Job, config: pytest.Config):
@@ -124,7 +209,7 @@ def pytest_collection_modifyitems(session, config, items):
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_finish(session):
-    if session.config.option.collectonly:
+    if session.config.option.collectonly or _results_folder(session.config) is not None:
         return
     used = {name for item in session.items for name in getattr(item, "fixturenames", ())}
     for name, job in JOBS.items():
@@ -170,6 +255,12 @@ def result(name: str, config: pytest.Config):
     """The value of job ``name`` (started now if collection did not start it); its errors re-raise here.
     While it waits, what the jobs tell reaches the terminal."""
     start = time.perf_counter()
+    folder = _results_folder(config)
+    if folder is not None:
+        try:
+            return _read_published(name, folder)
+        finally:
+            timing.waited(time.perf_counter() - start, name)
     future = _start(name, config)
     try:
         while True:

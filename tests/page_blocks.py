@@ -306,6 +306,21 @@ class BlockFailure(Exception):
         super().__init__(f"{where}: {what}\n{detail}")
 
 
+def pytest_sessionfinish(session):
+    """An xdist worker hands its counts to the controller, which prints them (below)."""
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["mlp_stats"] = dict(STATS)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """The controller adds up its workers' counts; each worker collects every page, so a count made at
+    collection is each worker's, not their sum."""
+    for key, count in getattr(node, "workeroutput", {}).get("mlp_stats", {}).items():
+        STATS[key] = max(STATS[key], count) if key == "pages with code" else STATS[key] + count
+
+
 def pytest_terminal_summary(terminalreporter):
     if not STATS:
         return

@@ -148,7 +148,6 @@ def keep(key: str, result: subprocess.CompletedProcess) -> subprocess.CompletedP
     return result
 
 
-early.register("exercises", fixture="runs", stage="exercises", work=run_all)
 
 
 @pytest.fixture(scope="module")

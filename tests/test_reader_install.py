@@ -138,7 +138,6 @@ def _resolve_publicly(config: pytest.Config):
                                 "--report", str(report), "-r", str(REQUIREMENTS)), report
 
 
-early.register("public-resolve", fixture="public_resolution", stage="public index", work=_resolve_publicly)
 
 
 @pytest.fixture
@@ -294,7 +293,6 @@ def _wheel_alone(config: pytest.Config):
     return wheel, pip, run, folder
 
 
-early.register("wheel-alone", fixture="wheel_alone", stage="reader's side", work=_wheel_alone)
 
 
 @pytest.fixture
