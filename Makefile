@@ -31,8 +31,9 @@ endif
 endif
 
 # Re-installs whenever the pins or the package metadata change. The site's build also needs
-# the npm packages of package-lock.json (KaTeX renders the math when the site is built) and the
-# site's MkDocs plugin (site_plugin/: a project of its own, so that mlp_ref's wheel does not ship it).
+# the npm packages of package-lock.json (Temml renders the math when the site is built; the
+# Latin Modern Math font that draws it is kept in site_plugin/mlp_site/fonts/) and the site's MkDocs plugin (site_plugin/: a project of its own,
+# so that mlp_ref's wheel does not ship it).
 $(STAMP): requirements.txt pyproject.toml site_plugin/pyproject.toml $(NODE_STAMP)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --require-hashes --requirement requirements.txt

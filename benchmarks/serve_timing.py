@@ -52,7 +52,7 @@ def copy_checkout(target: Path) -> None:
     if (ROOT / ".cache").is_dir():
         shutil.copytree(ROOT / ".cache", target / ".cache", symlinks=True,
                         ignore=shutil.ignore_patterns("reader"))
-    # The npm packages the build runs (KaTeX, installed by `npm ci`), untracked and never edited.
+    # The npm packages the build runs (Temml, installed by `npm ci`), untracked and never edited.
     if (ROOT / "node_modules").is_dir():
         (target / "node_modules").symlink_to(ROOT / "node_modules", target_is_directory=True)
 
@@ -87,7 +87,7 @@ def entries(folder: Path) -> dict[str, str]:
 
 
 def cpu_seconds(pid: int) -> float:
-    """CPU time of the server process and of its children it has waited for (the KaTeX and
+    """CPU time of the server process and of its children it has waited for (the Temml and
     block-runner processes), from /proc: unlike wall time, hardly changed by other load."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK")

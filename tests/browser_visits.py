@@ -131,27 +131,31 @@ def is_under(path: str, section: str) -> bool:
     return section in path.split("/")[:-1]
 
 
-# Math is rendered when the site is built (mlp_site.build_math): KaTeX's HTML draws it, the
-# MathML beside it (with the TeX as annotation) is what a screen reader reads.
+# Math is rendered when the site is built (mlp_site.build_math): MathML, which the browser draws
+# with the site's math font and a screen reader reads; nothing else draws it.
 MATH_STATS = r"""() => {
-    const rendered = [...document.querySelectorAll('.katex')];
+    const rendered = [...document.querySelectorAll('math')];
     // Raw TeX anywhere in the page's text, folded answers and closed tabs included (outside
-    // code and the rendered math, whose MathML carries the TeX as an annotation).
+    // code and the rendered math).
     const raw = [];
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let node; (node = walker.nextNode());) {
-        if (node.parentElement.closest('pre, code, script, style, .katex')) continue;
+        if (node.parentElement.closest('pre, code, script, style, math')) continue;
         const text = node.textContent;
         const notebook = node.parentElement.closest('.jp-RenderedMarkdown');
         if (/\\\(|\\\[|\$\$|\\begin\{/.test(text) || (notebook && /\$[^$\n]+\$/.test(text)))
             raw.push(text.trim().slice(0, 80));
     }
+    // The math font (mlp_site/build_math.py FONT_FAMILY) loaded, when the page has math: without it
+    // the browser draws MathML with a text font, which has no stretchy delimiters.
+    const font = [...document.fonts].filter(f => f.family.replace(/["']/g, '') === 'Latin Modern Math Subset');
     return {
         rendered: rendered.length,
-        errors: document.querySelectorAll('.katex-error').length,
-        without_mathml: rendered.filter(k => !k.querySelector('.katex-mathml math annotation')).length,
-        drawing_not_hidden: rendered.filter(k => k.querySelector('.katex-html[aria-hidden="true"]') === null).length,
-        scripts: [...document.scripts].filter(s => /mathjax|katex/i.test(s.src + s.textContent)).length,
+        errors: document.querySelectorAll('merror, .temml-error, .katex-error').length,
+        outside_math: [...document.querySelectorAll('.mlp-math')].filter(box => box.querySelector(':scope > math') === null).length,
+        drawn_in_html: document.querySelectorAll('.katex, .katex-html, mjx-container').length,
+        font: rendered.length === 0 || font.some(f => f.status === 'loaded'),
+        scripts: [...document.scripts].filter(s => /mathjax|katex|temml/i.test(s.src + s.textContent)).length,
         raw,
     };
 }"""
@@ -184,16 +188,16 @@ BOXES = """() => {
     const equations = [...document.querySelectorAll('.mlp-math')];
     const start = e => e.textContent.trim().slice(0, 60);
     return {
-        equations: equations.filter(shown).filter(wider).map(e => e.querySelector('annotation').textContent.slice(0, 60)),
+        equations: equations.filter(shown).filter(wider).map(start),
         tables: [...document.querySelectorAll('table')].filter(shown).filter(t => {
             const box = t.closest('.md-typeset__scrollwrap') || t.parentElement;
             return wider(box) || t.getBoundingClientRect().width > box.clientWidth + 1;
         }).map(start),
         code: [...document.querySelectorAll('pre > code, .jp-Cell pre')].filter(shown).filter(wider).map(start),
         scrolling_unmarked: scrolling.filter(box => !getComputedStyle(box).backgroundImage.includes('gradient')).map(start),
-        // An equation's drawing is a row of .katex-base boxes: its width is theirs, end to end.
+        // A display <math> is as wide as its line; what it draws is its children, end to end.
         equation_widths: equations.map(e => {
-            const rects = [...e.querySelectorAll('.katex-html > .katex-base')].map(b => b.getBoundingClientRect());
+            const rects = [...e.querySelectorAll(':scope > math > *')].map(b => b.getBoundingClientRect());
             return shown(e) && rects.length ? Math.max(...rects.map(r => r.right)) - Math.min(...rects.map(r => r.left)) : null;
         }),
         figure_widths: [...document.querySelectorAll('.mlp-figure img')].map(i => shown(i) ? i.getBoundingClientRect().width : null),

@@ -116,6 +116,7 @@ class SitePlugin(BasePlugin):
 
     def on_post_build(self, config):
         notebook_downloads.on_post_build(config)
+        build_math.on_post_build(config)  # the math font, cut to the glyphs of the editions built so far
         # After search's on_post_build (it is listed first) wrote this edition's index; before the i18n
         # plugin's, which merges the editions' entries and then builds the next edition.
         edition.on_post_build(config)

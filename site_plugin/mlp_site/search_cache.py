@@ -2,7 +2,7 @@
 
 Material's search plugin cuts every page's HTML into sections with Python's ``html.parser`` on
 every build, live-preview rebuilds included. For this site that is the largest fixed cost of a
-rebuild (seconds: KaTeX's markup is most of a page's tags), and after an edit of one sentence
+rebuild (seconds: the math's markup is most of a page's tags), and after an edit of one sentence
 every other page gives the same entries again. A page's entries are a function of its HTML, its
 URL, title, table of contents and metadata, and of the plugin's settings and version; this step
 wraps the plugin's indexing of one page, stores the entries it appended under a key of all
