@@ -9,7 +9,10 @@ flags, and prints a table of the scores. Exits 1 when a page misses a target in 
 Lighthouse's performance score depends on this machine's speed and load (the CPU time it
 measures is scaled, not replaced): run it on a quiet machine, and with ``--runs N`` (``make
 audit AUDIT_RUNS=3``) each page is measured N times and the run with the median performance
-score counts. The table starts with the load average it was measured at.
+score counts. ``--runs`` applies to the pages a reader spends the most time on, the home page,
+the nine lessons and both labs of each edition (:func:`is_key_page`, 3 runs by default: ``make
+audit``); every other page is measured once. The table starts with the load average it was
+measured at, and says how many runs each row is the median of.
 Run: ``python -m audit.lighthouse [SITE_FOLDER] [--runs N]``.
 """
 
@@ -18,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -45,6 +49,14 @@ def pages(site: Path) -> list[str]:
     """Every page of the built site, as a path under its root ('' for the home page)."""
     found = [index.parent.relative_to(site).as_posix() for index in site.rglob("index.html")]
     return sorted("" if page == "." else page + "/" for page in found)
+
+
+KEY_PAGE = re.compile(r"(ru/)?((lessons|labs)/[^/]+/)?")
+
+
+def is_key_page(page: str) -> bool:
+    """Whether ``page`` (a path under the site's root) is the home page, a lesson or a lab, in either edition."""
+    return KEY_PAGE.fullmatch(page) is not None
 
 
 def run_lighthouse(url: str, form_factor: str, chromium: str) -> dict:
@@ -89,10 +101,10 @@ def misses(page: str, form_factor: str, summary: dict) -> list[str]:
             if factor == form_factor and summary["scores"][category] < lowest]
 
 
-def row(page: str, results: dict[str, dict]) -> str:
+def row(page: str, runs: int, results: dict[str, dict]) -> str:
     mobile, desktop = results["mobile"], results["desktop"]
     m = mobile["metrics"]
-    return (f"{page or '(home)':42} {mobile['scores']['performance']:>6} {mobile['scores']['accessibility']:>6}"
+    return (f"{page or '(home)':42} {runs:>4} {mobile['scores']['performance']:>6} {mobile['scores']['accessibility']:>6}"
             f" {desktop['scores']['performance']:>7} {desktop['scores']['accessibility']:>7}"
             f" {m['FCP'] / 1000:>7.1f} {m['LCP'] / 1000:>7.1f} {m['TBT'] / 1000:>7.2f} {m['bytes'] / 1024:>8.0f}")
 
@@ -100,7 +112,9 @@ def row(page: str, results: dict[str, dict]) -> str:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m audit.lighthouse", description=__doc__.split("\n")[0])
     parser.add_argument("site", nargs="?", default="site", help="the built site's folder (make site)")
-    parser.add_argument("--runs", type=int, default=1, help="Lighthouse runs per page and form factor; the median counts")
+    parser.add_argument("--runs", type=int, default=3,
+                        help="Lighthouse runs of the home page, each lesson and each lab per form factor (the median"
+                             " counts); every other page is run once")
     args = parser.parse_args(argv[1:])
     if args.runs < 1:
         parser.error(f"--runs must be a positive number of runs, got {args.runs}")
@@ -118,16 +132,17 @@ def main(argv: list[str]) -> int:
     httpd, base = serve(site)
     start = time.perf_counter()
     print(f"load average at the start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores;"
-          f" median of {args.runs} run(s) per page and form factor")
-    print(f"{'page':42} {'mobile':>6} {'a11y':>6} {'desktop':>7} {'a11y':>7}"
+          f" median of {args.runs} run(s) per form factor for the home page, lessons and labs, 1 for the others")
+    print(f"{'page':42} {'runs':>4} {'mobile':>6} {'a11y':>6} {'desktop':>7} {'a11y':>7}"
           f" {'FCP s':>7} {'LCP s':>7} {'TBT s':>7} {'KiB gz':>8}   (metrics: mobile)")
     failures: list[str] = []
     try:
         for page in pages(site):
+            runs = args.runs if is_key_page(page) else 1
             results = {factor: median_run([summarize(run_lighthouse(f"{base}/{page}", factor, chromium))
-                                           for _ in range(args.runs)])
+                                           for _ in range(runs)])
                        for factor in ("mobile", "desktop")}
-            print(row(page, results), flush=True)
+            print(row(page, runs, results), flush=True)
             failures += [miss for factor, summary in results.items() for miss in misses(page, factor, summary)]
     finally:
         httpd.shutdown()
