@@ -66,7 +66,17 @@ def run_reader_tests(test_file, module_source, folder, env=None) -> subprocess.C
     shutil.copy(module_source, folder / test_name.removeprefix("test_"))
     # -ra, as the lesson tells the reader, so that the reason of every skip is printed.
     return subprocess.run([sys.executable, "-m", "pytest", "-q", "-ra", "-p", "no:cacheprovider", test_name],
-                          cwd=folder, capture_output=True, text=True, timeout=300, env=env)
+                          cwd=folder, capture_output=True, text=True, timeout=300, env=as_a_reader(env))
+
+
+def as_a_reader(env: dict[str, str] | None) -> dict[str, str]:
+    """``env`` (default: this process's) without the variables by which pytest knows a CI machine (CI,
+    BUILD_NUMBER): there it prints each line of the short summary whole, so a failure's message is said
+    twice; the run must print what a reader's terminal shows."""
+    env = dict(os.environ if env is None else env)
+    for name in ("CI", "BUILD_NUMBER"):
+        env.pop(name, None)
+    return env
 
 
 def outcome_counts(result: subprocess.CompletedProcess) -> dict[str, int]:
