@@ -138,8 +138,6 @@ def _resolve_publicly(config: pytest.Config):
                                 "--report", str(report), "-r", str(REQUIREMENTS)), report
 
 
-
-
 @pytest.fixture
 def public_resolution(pytestconfig):
     return early.result("public-resolve", pytestconfig)
@@ -291,8 +289,6 @@ def _wheel_alone(config: pytest.Config):
     run = subprocess.run([str(python), "-c", _IMPORT_AND_RUN, *wheel_modules(wheel)], cwd=folder,
                          input="\n\n".join(cells[:FIRST_CELLS]), capture_output=True, text=True, env=env, timeout=600)
     return wheel, pip, run, folder
-
-
 
 
 @pytest.fixture
@@ -516,18 +512,18 @@ def test_a_copy_served_elsewhere_gives_the_line_for_its_own_address(built_site, 
 
 
 def test_a_copy_served_elsewhere_installs_from_itself(built_site, tmp_path):
-    """pip, in a fresh environment, runs the home page's line of a copy served at another address and
-    takes the wheel from the copy, checked by its SHA-256 (a dry run for the third-party pins, which
-    come from the index; the wheel step installs). Once: the line is the same on every page (above),
-    and the dry run over every pin is most of this file's time."""
+    """pip, in a fresh environment, runs the line of a copy served at another address (the line its
+    pages show in the browser: the test above) and takes the wheel from the copy, checked by its
+    SHA-256 (a dry run for the third-party pins, which come from the index; the wheel step installs).
+    Once: the line is the same on every page, and the dry run over every pin is most of this file's time."""
     import shlex
 
     requests: list[str] = []
     httpd = _serve_elsewhere(built_site, requests)
     copy = f"http://127.0.0.1:{httpd.server_address[1]}"
     try:
-        line = browser_install_line(f"{copy}/")
         (wheel,) = (built_site / "downloads").glob("mlp_ref-*-py3-none-any.whl")
+        line = reader_downloads.install_command(f"{copy}/", wheel.name, hashlib.sha256(wheel.read_bytes()).hexdigest())
         pip, install, *args = shlex.split(line)
         python = readerkit.new_venv(tmp_path / "venv")
         result = readerkit.public_pip(python, install, "--dry-run", "--ignore-installed", "--quiet", *args)
