@@ -7,6 +7,14 @@ identical to the English page's) and its images' alt text, and fails on each rul
 page and the snippet: a hyphen for the minus sign, a percent sign without a no-break space, a
 four-digit number split in prose or a longer one not grouped, ``x`` and ``->`` for «×» and «→»,
 straight or English quotes for «ёлочки», a date written as ``2026-12-03``.
+
+It also reads the Russian sources (docs/**/*.ru.md and the labs' Markdown cells, outside code, math,
+tables, links and ``{@ … @}`` values) for a count up to ten typed as a digit: «на 8 строках» for «на
+восьми строках» (DESIGN.md: "numbers up to ten in words in running text"). What stays a digit there:
+a computed value (a ``{@ … @}`` macro), a label or a value named before it («урок 3», «строка 4»,
+«класса 1», «равна 0», «с наклоном 1»), a value with a unit («в 2 байтах»), a term of a formula
+(«L + 1»), a button's name in italics («*10 шагов*»), and a count beside a number above ten, which
+keeps digits so that the two read alike («16 голов запросов и 8 голов ключей-значений»).
 """
 
 from __future__ import annotations
@@ -19,6 +27,8 @@ from bs4 import BeautifulSoup
 
 from mlp_ref.course import i18n
 from tests import editions, pagekit
+from tests.test_prose_numbers import (COMMENT, EXPRESSION, INLINE_CODE, LINK_TARGET, MATH, _blank,
+                                      split_markdown, split_notebook)
 
 # What stays as the English page has it: code, printed output, math, a notebook's code and output.
 UNTOUCHED_TAGS = ["pre", "code", "kbd", "samp", "script", "style", "math", "svg", "textarea"]
@@ -128,3 +138,71 @@ def test_a_russian_date_is_said_in_words():
     assert i18n.ru_date("2026-01-31 06:23 UTC") == "31\u00a0января 2026\u00a0г. в 06:23 UTC"
     with pytest.raises(ValueError, match="2026-13-01"):
         i18n.ru_date("2026-13-01")
+
+
+# ---------------------------------------------------------------------------------------
+# Counts up to ten in words, in the Russian sources' running text
+# ---------------------------------------------------------------------------------------
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+# A digit from 1 to 10 standing alone (not in a name, a decimal, a size 8×8, a percentage or a term of
+# a formula), then a Russian word.
+SMALL_COUNT = re.compile(r"(?<![\w.,\u2212\-/×*+=<>·])(?<![+=<>·\u2212-] )(?P<n>10|[1-9])(?![\w.,×\u202f\u00a0%])"
+                         r"(?!\s*[×x]\s*\d)[ \u00a0\n]+(?P<word>[а-яё]+(?:-[а-яё]+)?)", re.IGNORECASE)
+# After a digit, these words do not make it a count («равна 0 там, где», «класса 1 и», «метки 1 она»).
+NOT_COUNTED = frozenset("и или а но в во на по при для из до от с со у к о об за там где везде только она он "
+                        "оно они его её их как это то же не ни ли бы также тоже уже ещё лишь".split())
+# Before a digit, a word that makes it a label or a value rather than a count.
+NAMED_BEFORE = re.compile(r"(?:урок|раздел|упражнени|вопрос|глав|рисун|строк|столб|класс|сло[йяеёю]|позици|шаг|"
+                          r"метк|ось|оси|равн|усилени|порядк|индекс|верси|ячейк|таблиц|пункт|нейрон|вход|выход|"
+                          r"номер|наклон|размер)\w*[ \u00a0\n]+$", re.IGNORECASE)
+UNIT = re.compile(r"(?:байт|бит|пиксел|секунд|минут)", re.IGNORECASE)
+LARGER = re.compile(r"(?<![\w.])(?:\d{2,}|\d{1,3}(?:\u202f\d{3})+)(?![\w])")
+NEAR = 60  # characters either side of a count, within its sentence, where a larger number keeps it a digit
+
+
+def russian_prose(text: str, notebook: bool = False) -> str:
+    """A Russian source's running text, everything else blanked (line breaks kept)."""
+    prose, _ = (split_notebook if notebook else split_markdown)(text)
+    for pattern in (COMMENT, EXPRESSION, INLINE_CODE, MATH, LINK_TARGET):
+        prose = pattern.sub(_blank, prose)
+    prose = re.sub(r"(?m)^\s*\|.*$", _blank, prose)  # a table's rows
+    return re.sub(r"\{#[\w-]+\}", _blank, prose)  # a heading's English anchor
+
+
+def digit_counts(text: str, notebook: bool = False) -> list[tuple[int, str]]:
+    """Each count up to ten typed as a digit in a Russian source: (line, what was found)."""
+    prose = russian_prose(text, notebook)
+    found = []
+    for match in SMALL_COUNT.finditer(prose):
+        if (match["word"].lower() in NOT_COUNTED or UNIT.match(match["word"])
+                or NAMED_BEFORE.search(prose[max(0, match.start() - 40):match.start()])):
+            continue
+        start = max(prose.rfind(end, 0, match.start()) for end in (". ", "; ", "\n\n")) + 1
+        ends = [i for i in (prose.find(end, match.end()) for end in (". ", "; ", "\n\n")) if i >= 0]
+        end = min(ends or [len(prose)])
+        around = prose[max(start, match.start() - NEAR):match.start()] + " " + prose[match.end("n"):min(end, match.end() + NEAR)]
+        if not LARGER.search(around):
+            found.append((prose.count("\n", 0, match.start()) + 1, " ".join(match[0].split())))
+    return found
+
+
+def russian_sources() -> list[Path]:
+    return sorted(DOCS.rglob("*.ru.md")) + sorted((DOCS / "labs").glob("*.ru.py"))
+
+
+def test_counts_up_to_ten_are_words_in_russian_prose():
+    found = [f"{page.relative_to(DOCS.parent)}:{line}: «{what}»: a count up to ten is written in words"
+             for page in russian_sources()
+             for line, what in digit_counts(page.read_text(encoding="utf-8"), page.suffix == ".py")]
+    assert not found, "\n".join(found)
+
+
+def test_the_count_check_finds_a_typed_count_and_leaves_labels_values_and_code():
+    text = ("Сеть на 8 строках, за 3\nэпохи. Урок 3 выводит это; строка 4 выключает оба нейрона, и 0 там, "
+            "где производная равна 0 везде. Наклон 1 около нуля, в 2 байтах, L + 1 окон, кнопка *10 шагов*.\n\n"
+            "В модели 16 голов запросов и 8 голов ключей-значений. Код `for 8 строк` и \\(2 входа\\) и "
+            "{@ l3.steps | counted(\"строку\", \"строки\", \"строк\") @} строки.\n\n| 2 входа |\n")
+    assert digit_counts(text) == [(1, "8 строках"), (1, "3 эпохи")]
+    notebook = "# %% [markdown]\n# Цикл обучает 3 эпохи.\n\n# %%\nfit(x)  # 3 эпохи в коде\n"
+    assert digit_counts(notebook, notebook=True) == [(2, "3 эпохи")]
