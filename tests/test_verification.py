@@ -186,7 +186,7 @@ def test_the_reports_build_facts_are_the_paragraph_the_browser_caches_read_witho
     html = (built_site / report / "index.html").read_text(encoding="utf-8")
     facts = re.findall(r'<p class="mlp-build-facts">(.*?)</p>', html, re.DOTALL)
     assert len(facts) == 1 and re.search(r"\((commit|коммит) [0-9a-f]+|no git commit|без коммита", facts[0]), facts
-    assert re.search(r"\d+\.\d (s|с)\b", facts[0]), facts
+    assert re.search(r"\d+\.\d[ \u00a0](s|с)\b", facts[0]), facts
     assert "<table" not in facts[0] and "<table" in html
 
 
@@ -294,7 +294,7 @@ def stated_counts_ru(text: str) -> dict[str, int]:
         counts["not_run"] = int(match[1])
     counts["blocks"] = ran + counts["not_run"]
     made = (re.search(rf"(\d+) блок\w* кода сборки, выполненн\w* {WHEN_RU}, создал\w* ([^;.]*)", text)
-            or re.search(rf"(\d+) яче\w* кода выполнен\w* без ошибок {WHEN_RU} \(\d+ с\) и создал\w* (.*?); каждое", text))
+            or re.search(rf"(\d+) яче\w* кода выполнен\w* без ошибок {WHEN_RU} \(\d+\u00a0с\) и создал\w* (.*?); каждое", text))
     if made:
         counts["generators"] = int(made[1])
         for key, word in (("tables", "таблиц"), ("figures", "рисун")):

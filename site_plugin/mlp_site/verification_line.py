@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from mkdocs.utils import get_relative_url
 
-from .words import language, ru_plural, say
+from .words import language, ru_plural, say, typeset
 
 if TYPE_CHECKING:
     from .verification import PageRecord
@@ -156,9 +156,10 @@ def claims_ru(record: PageRecord, date: str) -> str:
                      f"{_plural_verb(n, 'создал', 'создали')} {_made_ru(record)}")
     if not parts:
         return f"Собрано {date}; на этой странице ничего не вычисляется"
-    # Said on every page with runs, as in English (see when()).
-    return (f"Проверено при сборке страницы {date}: " + "; ".join(parts)
-            + ". Сборка берёт результаты датированного запуска, пока не изменилось ничего, от чего он зависит")
+    # Said on every page with runs, as in English (see when()); set as the edition's prose is («(14 с)»).
+    return typeset(f"Проверено при сборке страницы {date}: " + "; ".join(parts)
+                   + ". Сборка берёт результаты датированного запуска, пока не изменилось ничего, от чего он "
+                   "зависит", prose=True)
 
 
 def _commit_ru(commit: str) -> str:
@@ -183,7 +184,8 @@ def report_markdown(records: list[PageRecord], facts: dict[str, str], base: str,
     rows = sorted(records, key=lambda r: -(r.block_seconds + r.render_seconds))
     if language() == "ru":
         lines = [
-            f"Все числа ниже — из сборки {_ru_date(facts['date'])}, которая сделала этот сайт: mlp_ref {facts['mlp_ref']} "
+            # set as the edition's prose is («заняли 44.5 с»)
+            typeset(f"Все числа ниже — из сборки {_ru_date(facts['date'])}, которая сделала этот сайт: mlp_ref {facts['mlp_ref']} "
             f"({_commit_ru(facts['commit'])}), NumPy {facts['numpy']} и Python {facts['python']}. *Блоки* — "
             "блоки кода, которые страница показывает вам: каждый выполнен, и напечатанное им сравнено с выводом "
             "на странице (*Совпали* — сколько напечатали ровно показанное, *Проп.* — сколько не выполнено). "
@@ -192,6 +194,7 @@ def report_markdown(records: list[PageRecord], facts: dict[str, str], base: str,
             "в этой сборке или в более ранней, результаты которой эта сборка взяла, потому что ничего, от чего "
             "они зависят, с тех пор не изменилось. Сборка всех страниц и выполнение всех блоков кода "
             f"заняли {build_seconds:.1f} с (блоки выполняются в отдельном процессе, параллельно со сборкой).",
+                    prose=True),
             FACTS_CLASS,
             "",
             # short headers: the Russian words would make the table wider than the column at 1280 px

@@ -23,6 +23,13 @@ def say(en: str, *, ru: str) -> str:
     return said(en, ru=ru)
 
 
+def typeset(text: str, *, prose: bool = False) -> str:
+    """``text`` as the edition prints it (``mlp_ref.course.i18n.typeset``: the Russian typography)."""
+    from mlp_ref.course.i18n import typeset as typeset_text
+
+    return typeset_text(text, prose=prose)
+
+
 def language() -> str:
     """The language of the edition being built (``mlp_ref.course.i18n.language``)."""
     from mlp_ref.course.i18n import language as current
