@@ -224,3 +224,22 @@ def test_the_count_check_finds_a_typed_count_and_leaves_labels_values_and_code()
     notebook = "# %% [markdown]\n# Цикл обучает 3 эпохи.\n\n# %%\nfit(x)  # 3 эпохи в коде\n"
     assert digit_counts(notebook, notebook=True) == [(2, "3 эпохи")]
 
+
+# ---------------------------------------------------------------------------------------
+# What a Russian reader sees printed is Russian where it is not code
+# ---------------------------------------------------------------------------------------
+
+def test_lab_b_names_its_initializations_in_russian(monkeypatch):
+    """Lab B, section 4: the lines that count the seeds below ln V name each initialization in Russian
+    («уменьшенный выход», «масштаб He»), not by its name in the code; the English lines keep the name."""
+    from mlp_ref.labs.charlm import model, report
+
+    monkeypatch.setenv(i18n.ENV, "ru")
+    lines = [report.below_ln_v_line(init, 3, 20, 0.01, 0.02) for init in model.INITS]
+    assert not [line for line in lines if re.search(r"[A-Za-z]{3,}_?\w*\s*:", line.split("при")[0])], lines
+    assert len({line.index(":") for line in lines}) == 1, f"the labels are padded to one width: {lines}"
+    monkeypatch.setenv(i18n.ENV, "en")
+    assert [line.split(":")[0].strip() for line in
+            (report.below_ln_v_line(init, 3, 20, 0.01, 0.02) for init in model.INITS)] == list(model.INITS)
+    with pytest.raises(ValueError, match="received 'he'"):
+        report.below_ln_v_line("he", 3, 20, 0.01, 0.02)

@@ -244,12 +244,19 @@ def parameters_line(batch_norm: bool, n_parameters: int, shapes: str) -> str:
                f"{ru_plural(n_parameters, 'параметр', 'параметра', 'параметров')} — {shapes}")
 
 
+#: What section 4's lines call each initialization in Russian (the English lines say its name in the code).
+INIT_LABELS_RU = {"naive": "наивная", "scaled_output": "уменьшенный выход", "kaiming": "масштаб He"}
+
+
 def below_ln_v_line(init: str, n_below: int, n_seeds: int, lowest: float, highest: float) -> str:
     """Section 4: how many seeds of an initialization start below ln V, and the extremes of the gap."""
+    if init not in INIT_LABELS_RU:
+        raise ValueError(f"init: expected one of {', '.join(INIT_LABELS_RU)}, received {init!r}")
     lowest, highest = format_number(lowest, 3), format_number(highest, 3)
+    width = max(map(len, INIT_LABELS_RU.values()))
     return say(f"{init:13s}: {n_below:2d} of {n_seeds} seeds start below ln V, "
                f"lowest by {lowest}, highest above by {highest}",
-               ru=f"{init:13s}: при {n_below:2d} из {n_seeds} зёрен потери на шаге 0 ниже ln V; "
+               ru=f"{INIT_LABELS_RU[init]:{width}s}: при {n_below:2d} из {n_seeds} зёрен потери на шаге 0 ниже ln V; "
                f"самые низкие — на {lowest} ниже, самые высокие — на {highest} выше")
 
 
