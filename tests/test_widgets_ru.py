@@ -242,7 +242,7 @@ def test_the_russian_widget_shows_the_english_widgets_numbers(readings, name):
             problems.append(f"setting {k} {SETTINGS[name][k]}:\n  en {numbers(en)}\n  ru {numbers(ru)}")
         if ru["invalid"] != en["invalid"] or [bool(s) for s in ru["said"]] != [bool(s) for s in en["said"]]:
             problems.append(f"setting {k}: errors {ru['said']} / {en['said']}")
-    errors = sum(bool(re.search("ожидал", s)) for step in russian["steps"] for s in step["said"])
+    errors = sum(bool(re.search("введено|введите", s)) for step in russian["steps"] for s in step["said"])
     assert errors, "the settings must include bad input, answered with a message"
     assert problems == [], "\n".join(problems[:10])
 
@@ -324,3 +324,22 @@ def test_the_russian_prose_names_the_xor_button_as_the_widget_labels_it(monkeypa
         english = (pagekit.DOCS / "lessons" / f"{lesson}.md").read_text(encoding="utf-8")
         assert f"*{labels['en']}*" in english, lesson
         assert f"*{labels['ru']}*" in russian and labels["en"] not in russian, lesson
+
+
+# «ожидалось X, получено Y» is a calque of "expected X, received Y": a Russian message says what is needed
+# and what was typed («нужно число от 0 до 1, а введено «abc»»).
+CALQUE = re.compile(r"ожида\w*[^\"]*?получен\w*")
+
+
+def calques(source: str) -> list[str]:
+    """The calques in the Russian texts (``ru="…"``) of a module's source."""
+    return [m[0] for ru in re.finditer(r'ru=f?"([^"]*)"', source) for m in CALQUE.finditer(ru[1])]
+
+
+def test_the_widgets_messages_say_what_is_needed_in_natural_russian():
+    modules = ["widgets.py", "backward_stepper.py", "playground.py"]
+    found = {name: calques((pagekit.DOCS.parent / "mlp_ref" / "course" / name).read_text(encoding="utf-8"))
+             for name in modules}
+    assert not any(found.values()), found
+    assert calques('"oneNumber": say("…", ru="ширина № {k}: ожидалось одно число, получено «{part}»")') == [
+        "ожидалось одно число, получено"]

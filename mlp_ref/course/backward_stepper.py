@@ -67,7 +67,7 @@ def stepper_text() -> dict:
     :mod:`mlp_ref.course.widgets`'s, added where the page is made)."""
     return {
         "notTarget": say('expected a number from 0 to 1, received "{text}"',
-                         ru="ожидалось число от 0 до 1, получено «{text}»"),
+                         ru="нужно число от 0 до 1, а введено «{text}»"),
         "inputs": say("Input and target", ru="Вход и целевое значение"),
         "target": say("target y", ru="цель y"),
         "previous": say("Previous", ru="Назад"),

@@ -272,9 +272,9 @@ def playground_text() -> dict:
     are :mod:`mlp_ref.course.widgets`'s, added where the page is made)."""
     return {
         "notRate": say('expected a positive number, received "{text}"',
-                       ru="ожидалось положительное число, получено «{text}»"),
+                       ru="нужно положительное число, а введено «{text}»"),
         "notSeed": say('expected a whole number from 0 to 4294967295, received "{text}"',
-                       ru="ожидалось целое число от 0 до 4294967295, получено «{text}»"),
+                       ru="нужно целое число от 0 до 4294967295, а введено «{text}»"),
         "settings": say("Network and data", ru="Сеть и данные"),
         "data": say("data set", ru="набор данных"),
         "datasets": dataset_names(),

@@ -99,7 +99,7 @@ WIDGETS = {
 def _control_text() -> dict:
     """The words of a number field with its slider (docs/javascripts/widgets/ui.js)."""
     return {"slider": say("{label} (slider)", ru="{label} (ползунок)"),
-            "notNumber": say('expected a number, received "{text}"', ru="ожидалось число, получено «{text}»")}
+            "notNumber": say('expected a number, received "{text}"', ru="нужно число, а введено «{text}»")}
 
 
 def _network_text() -> dict:
@@ -164,30 +164,30 @@ def _counter_text() -> dict:
                          ru="{model} с этими размерами — параметров: {total}"),
         "tfActive": say(", {active} active per token", ru=", из них активных на токен: {active}"),
         "noWidths": say("expected layer widths separated by commas, such as 784, 128, 10; received nothing",
-                        ru="ожидались ширины слоёв через запятую, например 784, 128, 10; не введено ничего"),
+                        ru="введите ширины слоёв через запятую, например 784, 128, 10: сейчас поле пустое"),
         "emptyWidth": say("width {k}: expected a positive whole number, received nothing (two commas in a row, "
                           "or one at the end?)",
-                          ru="ширина № {k}: ожидалось целое положительное число, не введено ничего (две запятые "
+                          ru="ширина № {k} не введена: нужно целое положительное число (две запятые "
                              "подряд или запятая в конце?)"),
         "oneNumber": say('width {k}: expected one number between commas, received "{part}" (a missing comma?)',
-                         ru="ширина № {k}: между запятыми ожидалось одно число, получено «{part}» (пропущена "
+                         ru="ширина № {k}: между запятыми должно стоять одно число, а введено «{part}» (пропущена "
                             "запятая?)"),
         "notWhole": say('width {k}: expected a positive whole number, received "{part}"',
-                        ru="ширина № {k}: ожидалось целое положительное число, получено «{part}»"),
+                        ru="ширина № {k}: нужно целое положительное число, а введено «{part}»"),
         "notPositive": say("width {k}: expected a positive whole number, received {part}",
-                           ru="ширина № {k}: ожидалось целое положительное число, получено {part}"),
+                           ru="ширина № {k}: нужно целое положительное число, а введено {part}"),
         "tooFew": say("expected at least 2 widths (input and output), received {n}",
-                      ru="ожидалось не меньше 2 ширин (вход и выход), получено: {n}"),
+                      ru="нужно не меньше 2 ширин (вход и выход), а введено ширин: {n}"),
         "fieldNotWhole": say('expected a positive whole number, received "{text}"',
-                             ru="ожидалось целое положительное число, получено «{text}»"),
+                             ru="нужно целое положительное число, а введено «{text}»"),
         "kvHeads": say("expected a divisor of the {heads} heads, received {kv}",
-                       ru="ожидался делитель числа голов ({heads}), получено {kv}"),
+                       ru="нужен делитель числа голов ({heads}), а введено {kv}"),
         "headsDivide": say("expected a divisor of d_model = {d}, received {heads}",
-                           ru="ожидался делитель d_model = {d}, получено {heads}"),
+                           ru="нужен делитель d_model = {d}, а введено {heads}"),
         "denseLayers": say("expected at least the {dense} dense layers, received {layers}",
-                           ru="ожидалось не меньше слоёв, чем слоёв без экспертов ({dense}), получено {layers}"),
+                           ru="слоёв должно быть не меньше, чем слоёв без экспертов ({dense}), а введено {layers}"),
         "topK": say("expected at most the {experts} routed experts, received {k}",
-                    ru="ожидалось не больше, чем маршрутизируемых экспертов ({experts}), получено {k}"),
+                    ru="активных экспертов должно быть не больше, чем маршрутизируемых ({experts}), а введено {k}"),
     }
 
 
