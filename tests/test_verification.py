@@ -294,7 +294,7 @@ def stated_counts_ru(text: str) -> dict[str, int]:
         counts["not_run"] = int(match[1])
     counts["blocks"] = ran + counts["not_run"]
     made = (re.search(rf"(\d+) блок\w* кода сборки, выполненн\w* {WHEN_RU}, создал\w* ([^;.]*)", text)
-            or re.search(rf"(\d+) яче\w* кода выполнен\w* без ошибок {WHEN_RU} \(\d+\u00a0с\) и создал\w* (.*?); каждое", text))
+            or re.search(rf"(\d+) яче\w* кода выполнен\w* без ошибок {WHEN_RU} \(\d+[ \u00a0]с\) и создал\w* (.*?); каждое", text))
     if made:
         counts["generators"] = int(made[1])
         for key, word in (("tables", "таблиц"), ("figures", "рисун")):
