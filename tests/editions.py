@@ -24,6 +24,7 @@ Russian page with its English twin::
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import tokenize
 import os
@@ -259,6 +260,15 @@ def preview(path: Path) -> str:
     return "\n".join(report)
 
 
+@functools.cache
+def _namespaces(language: str | None) -> dict:
+    """prose.values' namespaces for one language (MLP_LANG), each page's ``values()`` computed once per
+    process: a values() is a function of the code and the language, and some take a second."""
+    from prose import values as prose_values
+
+    return prose_values.namespaces()
+
+
 def values(text: str) -> list[tuple[str, str]]:
     """Every ``{@ … @}`` expression of a text and what it says in the current language."""
     import jinja2
@@ -267,7 +277,7 @@ def values(text: str) -> list[tuple[str, str]]:
 
     env = jinja2.Environment(undefined=jinja2.StrictUndefined)
     env.filters["counted"] = prose_values.counted
-    scope = prose_values.namespaces()
+    scope = _namespaces(os.environ.get("MLP_LANG"))
     return [(m["expr"], env.from_string("{{" + m["expr"] + "}}").render(scope))
             for m in _VALUE.finditer(text)]
 
