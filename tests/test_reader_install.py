@@ -407,7 +407,7 @@ BOX_WORDS = {
            r"On the machine that made this page, the whole notebook with the page's settings took \d+ s: "
            r"starting its kernel, running every cell and turning it into this page\."),
     "ru": ("Прежде чем начать", "Нужен Python {python} или новее.",
-           r"На машине, которая собрала эту страницу, весь ноутбук с её настройками занял \d+ с: "
+           r"На машине, которая собрала эту страницу, весь ноутбук с её настройками занял \d+\u00a0с: "
            r"запуск ядра, выполнение всех ячеек и превращение в эту страницу\."),
 }
 
