@@ -69,7 +69,9 @@ RUN_AXE = """async (rules, extra) => {
 
 # Click the header's colour scheme switch (overrides/partials/palette.html) and wait until the
 # colours it changed are the new scheme's: the frame after the switch has started each element's
-# colour transition (Material's: 125-250 ms), and axe must not read a colour half-way.
+# colour transition (Material's: 125-250 ms), and axe must not read a colour half-way. One
+# transition can start another (a link that inherits its colour from a tab's label starts its own
+# when the label's ends), so the wait ends at a frame with none running.
 TOGGLE_SCHEME = """async () => {
     const frames = n => new Promise(resolve => {
         const step = left => left ? requestAnimationFrame(() => step(left - 1)) : resolve();
@@ -79,10 +81,12 @@ TOGGLE_SCHEME = """async () => {
     const toggle = document.querySelector('button[data-mlp-scheme-switch]');
     if (!toggle) return {before, after: null};
     toggle.click();
-    await frames(2);
-    await Promise.all(document.getAnimations().filter(a => a instanceof CSSTransition)
-                              .map(a => a.finished.catch(() => null)));
-    await frames(2);
+    for (let round = 0; round < 20; round++) {
+        await frames(2);
+        const running = document.getAnimations().filter(a => a instanceof CSSTransition);
+        if (!running.length) break;
+        await Promise.all(running.map(a => a.finished.catch(() => null)));
+    }
     return {before, after: document.body.getAttribute('data-md-color-scheme')};
 }"""
 
