@@ -3,8 +3,9 @@
 axe-core is the copy that the pinned PyPI package ``axe-playwright-python`` ships
 (``requirements.txt``); its script is evaluated in the page, so no request leaves it. One visit
 checks both colour schemes: axe runs on the page as it loaded (light, Material's ``default``
-scheme), then the page's own palette toggle is clicked, which sets ``data-md-color-scheme``
-(and the primary and accent colours) on ``<body>``, and axe runs again. The result says which
+scheme), then the header's colour scheme switch is clicked (overrides/partials/palette.html), which
+sets ``data-md-color-scheme`` (and the primary and accent colours) on ``<html>`` and ``<body>``, and
+once the colour transitions that started have ended, axe runs again. The result says which
 scheme each run saw, so a toggle that stopped switching fails the test instead of checking
 the light page twice. In dark mode only the rules that depend on colour run again (contrast,
 links told from text by more than colour): every other rule sees the same page as in light mode.
@@ -66,25 +67,32 @@ RUN_AXE = """async (rules, extra) => {
     };
 }"""
 
-# Click the header's palette toggle (the label of the scheme it switches to) and wait until
-# Material has applied it: it marks <body> data-md-color-switching while it changes colours.
+# Click the header's colour scheme switch (overrides/partials/palette.html) and wait until the
+# colours it changed are the new scheme's: the frame after the switch has started each element's
+# colour transition (Material's: 125-250 ms), and axe must not read a colour half-way. One
+# transition can start another (a link that inherits its colour from a tab's label starts its own
+# when the label's ends), so the wait ends at a frame with none running.
 TOGGLE_SCHEME = """async () => {
+    const frames = n => new Promise(resolve => {
+        const step = left => left ? requestAnimationFrame(() => step(left - 1)) : resolve();
+        step(n);
+    });
     const before = document.body.getAttribute('data-md-color-scheme');
-    const toggle = document.querySelector('form[data-md-component="palette"] label:not([hidden])');
+    const toggle = document.querySelector('button[data-mlp-scheme-switch]');
     if (!toggle) return {before, after: null};
     toggle.click();
-    for (let frame = 0; frame < 120; frame++) {
-        await new Promise(resolve => requestAnimationFrame(resolve));
-        const now = document.body.getAttribute('data-md-color-scheme');
-        if (now !== before && !document.body.hasAttribute('data-md-color-switching')) break;
+    for (let round = 0; round < 20; round++) {
+        await frames(2);
+        const running = document.getAnimations().filter(a => a instanceof CSSTransition);
+        if (!running.length) break;
+        await Promise.all(running.map(a => a.finished.catch(() => null)));
     }
-    await new Promise(resolve => requestAnimationFrame(() => requestAnimationFrame(resolve)));
     return {before, after: document.body.getAttribute('data-md-color-scheme')};
 }"""
 
 
 # The same audit, started in the page and left running there (window.mlpAudit holds its promise):
-# every rule in the light scheme, the palette toggle, the colour rules in the dark scheme.
+# every rule in the light scheme, the colour scheme switch, the colour rules in the dark scheme.
 START = f"""([colourRules, extra]) => {{
     const run = {RUN_AXE};
     const toggle = {TOGGLE_SCHEME};
@@ -165,7 +173,7 @@ class Audit:
 
 
 def start(page) -> None:
-    """Start axe on the open page, before and after the palette toggle, without waiting for it."""
+    """Start axe on the open page, before and after the colour scheme switch, without waiting for it."""
     page.evaluate(axe_source())
     page.evaluate(START, [COLOUR_RULES, EXTRA_RULES])  # every rule again in dark mode would double the cost for nothing
 
