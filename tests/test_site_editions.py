@@ -46,17 +46,17 @@ def test_the_language_switcher_links_each_page_to_its_twin(built_site, source):
         assert links[0].rstrip("/").endswith(f"/{EDITIONS[other]}{url}".rstrip("/")), (language, source, links[0])
 
 
-# The colour scheme toggle: a radio input named by aria-label and a label named by its title.
-TOGGLE_NAMES = re.compile(r'<input class="md-option"[^>]*aria-label="([^"]+)"|<label class="md-header__button md-icon" '
-                          r'title="([^"]+)" for="__palette_')
+# The colour scheme switch (overrides/partials/palette.html): one button, whose name is the visible
+# one of its spans' hidden names, the scheme it switches to.
+SWITCH_NAMES = re.compile(r'<span class="mlp-scheme__name">([^<]+)</span>')
 
 
 @pytest.mark.parametrize("source", SOURCES)
 def test_the_colour_scheme_toggle_is_named_in_the_page_language(built_site, source):
-    """A screen reader says the toggle's names: Russian on a Russian page (mkdocs.yml's per-language theme)."""
+    """A screen reader says the switch's names: Russian on a Russian page (mkdocs.yml's per-language theme)."""
     for language in EDITIONS:
-        names = [a or b for a, b in TOGGLE_NAMES.findall(page_html(built_site, language, source))]
-        assert len(names) == 4, (language, source, names)  # two schemes: an input and a label each
+        names = SWITCH_NAMES.findall(page_html(built_site, language, source))
+        assert len(names) == 2, (language, source, names)  # two schemes: a name for each
         assert all(bool(CYRILLIC.search(name)) == (language == "ru") for name in names), (language, source, names)
 
 

@@ -44,7 +44,7 @@ LARGEST: dict[str, float] = {}   # widget -> largest |js - py| / max(|py|, scale
 RELATIVE: dict[str, float] = {}  # widget -> largest |js - py| / |py| seen (py != 0)
 
 # The two viewports a widget is checked in, on one page load: the page is resized and its
-# colour scheme switched between them (Material follows prefers-color-scheme as it changes).
+# colour scheme switched between them (the page follows prefers-color-scheme as it changes, while no choice is stored).
 VIEWPORTS = {"laptop": ({"width": 1280, "height": 900}, "light", "default"),
              "phone": ({"width": 390, "height": 844}, "dark", "slate")}
 
@@ -107,10 +107,8 @@ def start(opened, name: str, viewport: str):
     size, scheme, material = VIEWPORTS[viewport]
     page.set_viewport_size(size)
     page.emulate_media(color_scheme=scheme)
-    if page.evaluate("() => document.body.getAttribute('data-md-color-scheme')") != material:
-        # as a reader would: the header's palette toggle (it names the scheme it switches to)
-        page.locator(f'form[data-md-component="palette"] label[title="Switch to {scheme} mode"]').click()
-        page.wait_for_function(f"() => document.body.getAttribute('data-md-color-scheme') === '{material}'")
+    # the page follows the system's setting while the reader has made no choice (overrides/partials/mlp-scheme.html)
+    page.wait_for_function(f"() => document.body.getAttribute('data-md-color-scheme') === '{material}'")
     return page, f'.mlp-widget[data-widget="{name}"]', check_layout_and_labels(page, name, viewport)
 
 
