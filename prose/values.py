@@ -19,6 +19,7 @@ its values, with a message naming them, and every other page still renders.
 
 from __future__ import annotations
 
+import re
 import traceback
 from pathlib import Path
 
@@ -83,7 +84,20 @@ def namespaces() -> dict[str, PageValues]:
     return {name: PageValues(name, module) for name, module in PAGES.items()}
 
 
+def as_code(value: str) -> str:
+    """A value as a line of code writes it, for a value a page puts inside backticks
+    (``--steps {@ lab_b.long_steps | as_code @}``): the Russian edition's typesetting of numbers in prose
+    (digits grouped by a no-break space, the minus sign U+2212) undone, so the reader can paste it; in
+    English the value is unchanged. ``20\u202f000`` is ``20000``; ``\u22120.5`` is ``-0.5``."""
+    return re.sub(r"(?<=\d)[\u00a0\u202f](?=\d)", "", value).replace("\u2212", "-")
+
+
+#: The filters a page's ``{@ … @}`` may use, by name (the tests' own renderings use this table too).
+FILTERS = {"counted": counted, "as_code": as_code}
+
+
 def define_env(env) -> None:
     """mkdocs-macros-plugin's entry point: every page's namespace becomes a template variable."""
     env.variables.update(namespaces())
-    env.filter(counted)
+    for function in FILTERS.values():
+        env.filter(function)

@@ -276,7 +276,7 @@ def values(text: str) -> list[tuple[str, str]]:
     from prose import values as prose_values
 
     env = jinja2.Environment(undefined=jinja2.StrictUndefined)
-    env.filters["counted"] = prose_values.counted
+    env.filters.update(prose_values.FILTERS)
     scope = _namespaces(os.environ.get("MLP_LANG"))
     return [(m["expr"], env.from_string("{{" + m["expr"] + "}}").render(scope))
             for m in _VALUE.finditer(text)]

@@ -341,7 +341,7 @@ def test_every_expression_evaluates(page, monkeypatch):
                              comment_start_string="{@#", comment_end_string="#@}",
                              undefined=jinja2.StrictUndefined)
     module = _values()
-    env.filters["counted"] = module.counted
+    env.filters.update(module.FILTERS)
     values = module.namespaces()
     for expression in expressions:
         rendered = env.from_string(expression).render(**values)

@@ -243,3 +243,37 @@ def test_lab_b_names_its_initializations_in_russian(monkeypatch):
             (report.below_ln_v_line(init, 3, 20, 0.01, 0.02) for init in model.INITS)] == list(model.INITS)
     with pytest.raises(ValueError, match="received 'he'"):
         report.below_ln_v_line("he", 3, 20, 0.01, 0.02)
+
+
+# Code is what a reader pastes: the policy stops at it. A value typeset for prose inside a code span
+# (``--steps 20\u202f000``) makes a command that fails (int('20\u202f000') raises) or a SyntaxError.
+# (A minus sign in code font stays: the pages write formulas so, ``W1 − η dW1``, in both editions.)
+TYPESET_IN_CODE = re.compile(r"\d[\u00a0\u202f]\d")
+
+
+def typeset_code(html: str) -> list[str]:
+    """Each code element of a page whose text holds the prose's grouping of digits (a no-break space between them)."""
+    soup = BeautifulSoup(html, "html.parser")
+    return [code.get_text()[:120] for code in soup.find_all("code")
+            if TYPESET_IN_CODE.search(code.get_text())]
+
+
+def test_code_on_a_russian_page_is_code_as_typed(built_site):
+    """No code span or block of a Russian page holds a number grouped as prose groups it: a value a page
+    puts inside backticks goes through ``| as_code`` (prose/values.py)."""
+    found = []
+    for source in pagekit.nav_sources():
+        twin = editions.twin_source(source)
+        found += [f"{twin}: expected code as a reader types it, found {code!r}"
+                  for code in typeset_code(pagekit.built_page(built_site, twin).read_text(encoding="utf-8"))]
+    assert not found, "\n".join(found)
+
+
+def test_as_code_undoes_the_prose_typesetting_of_a_value(monkeypatch):
+    from prose.values import as_code
+
+    monkeypatch.setenv("MLP_LANG", "ru")
+    assert i18n.typeset("20000", prose=True) == "20\u202f000"  # what the prose writes, and a command must not
+    assert as_code(i18n.typeset("20000", prose=True)) == "20000"
+    assert as_code(i18n.typeset("-0.5", prose=True)) == "-0.5"
+    assert typeset_code("<p><code>--steps 20\u202f000</code> <code>--steps 20000</code></p>") == ["--steps 20\u202f000"]

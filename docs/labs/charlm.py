@@ -586,7 +586,7 @@ finish(page_start)
 # </details>
 #
 # 4. Rerun the experiment with a budget {@ lab_b.long_factor @} times larger:
-#    `python -m mlp_ref.labs.charlm --steps {@ lab_b.long_steps @} --seeds 2` (or `STEPS = {@ lab_b.long_steps @}` and
+#    `python -m mlp_ref.labs.charlm --steps {@ lab_b.long_steps | as_code @} --seeds 2` (or `STEPS = {@ lab_b.long_steps | as_code @}` and
 #    `SEEDS = 2` in the first cell, where the cells of section 6 warn about every statement
 #    that no longer holds). Which of the statements of section 6 still hold?
 #

@@ -601,7 +601,7 @@ finish(page_start)
 # </details>
 #
 # 4. Повторите эксперимент с бюджетом в {@ lab_b.long_factor | counted('раз', 'раза', 'раз') @} больше:
-#    `python -m mlp_ref.labs.charlm --steps {@ lab_b.long_steps @} --seeds 2` (или `STEPS = {@ lab_b.long_steps @}` и
+#    `python -m mlp_ref.labs.charlm --steps {@ lab_b.long_steps | as_code @} --seeds 2` (или `STEPS = {@ lab_b.long_steps | as_code @}` и
 #    `SEEDS = 2` в первой ячейке; тогда ячейки раздела 6 предупредят о каждом утверждении,
 #    которое больше не выполняется). Какие утверждения раздела 6 по-прежнему верны?
 #

@@ -27,7 +27,7 @@
 # <!-- before-you-start: lab -->
 #
 # Every number, table and figure below is computed when this page is built. The same
-# experiment runs from the command line, `python -m mlp_ref.labs.digits --epochs {@ lab_a.epochs @} --seed {@ lab_a.seed @}`,
+# experiment runs from the command line, `python -m mlp_ref.labs.digits --epochs {@ lab_a.epochs | as_code @} --seed {@ lab_a.seed | as_code @}`,
 # and prints the same tables (the command is printed by the second cell). Timings are
 # the exception: they are measured anew on every run and differ from run to run.
 #
