@@ -250,7 +250,7 @@ def test_the_build_says_when_a_block_prints_something_else(caplog, tmp_path):
     record.not_run = record.not_run[:1]
     assert stated_counts(line + ". mlp_ref") == dict(blocks=4, matched=1, not_run=1, generators=0, tables=0, figures=0)
     # The record the tests report from (tests/page_blocks.py): one entry per block, with its verdict.
-    verification.write_record(tmp_path, [record])
+    verification.Verification().write_record(tmp_path, [record])
     entries = json.loads((tmp_path / verification.RECORD).read_text(encoding="utf-8"))["blocks"]
     assert [(e["page"], e["line"], e["verdict"]) for e in entries] == [
         ("docs/made-up.md", 1, "matched"), ("docs/made-up.md", 13, "differs"), ("docs/made-up.md", 23, "raised"),

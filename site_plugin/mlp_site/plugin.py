@@ -31,6 +31,7 @@ class SitePlugin(BasePlugin):
     def __init__(self):
         super().__init__()
         self.page_namer = PageNamer()  # names the page in each warning logged while it is built
+        self.verification = verification.Verification()  # the blocks' runs and verdicts, the record, the lines
 
     def on_serve(self, server, config, builder):
         return render_cache.on_serve(server, config, builder)
@@ -44,7 +45,7 @@ class SitePlugin(BasePlugin):
             render_cache.forget()
         reader_downloads.on_config(config)
         prose_notebooks.on_config(config)
-        verification.on_config(config)
+        self.verification.on_config(config)
         api_reference.on_config(config)
         build_math.on_config(config)
         return config
@@ -63,7 +64,7 @@ class SitePlugin(BasePlugin):
         api_reference.on_files(files, config)
         build_math.on_files(files, config)
         edition.notebooks_again(files, config)  # the labs are pages again (mkdocs-static-i18n#198)
-        verification.on_files(files, config)  # starts running the blocks of the edition's pages
+        self.verification.on_files(files, config)  # starts running the blocks of the edition's pages
         edition.under_edition_folder(files, config)
         edition.notebook_anchors(files, config)
         set_exclusions(files, config)  # as MkDocs does after on_files: the new files' inclusion
@@ -90,7 +91,7 @@ class SitePlugin(BasePlugin):
         html = reader_downloads.on_page_content(html, page, config, files)
         html = reader_blocks.on_page_content(html, page, config, files)
         html = prose_notebooks.on_page_content(html, page, config, files)
-        html = verification.on_page_content(html, page, config, files)
+        html = self.verification.on_page_content(html, page, config, files)
         # Its <autoref> elements are resolved by mkdocs-autorefs's on_env, which runs after this plugin's.
         html = api_links.on_page_content(html, page, config, files)
         # Last: the math of everything above ({@ ... @} values included).
@@ -99,7 +100,7 @@ class SitePlugin(BasePlugin):
     def on_env(self, env, config, files):
         self.page_namer.stop()  # every page is rendered; what follows names its own page (the blocks' verdicts)
         notebook_downloads.on_env(env, config, files)
-        verification.on_env(env, config, files)  # waits for the blocks; every page's line, the report
+        self.verification.on_env(env, config, files)  # waits for the blocks; every page's line, the report
         return env
 
     def on_page_context(self, context, page, config, nav):

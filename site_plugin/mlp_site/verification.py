@@ -8,11 +8,11 @@ What this build checks, and so what the line may say:
   the output the page shows, exactly, as soon as the page's last block has run (block_run.judge,
   recorded here by :func:`check_blocks`); it must write nothing to stderr, which a reader would see
   too (a warning is an error there). A Russian twin's code is the English page's (tests/test_editions.py), so the
-  Russian edition's build reuses the English edition's run of the same code (:data:`_runs`) and
+  Russian edition's build reuses the English edition's run of the same code (:attr:`Verification.runs`) and
   compares it with its own page. A block that prints something else, writes to stderr or raises
   is a warning, so ``mkdocs build --strict`` fails; the line then says how many did not match. A block that
   needs an optional module this build lacks (PyTorch) is counted as not run. Every block's
-  result is written to ``_execution.json`` at the root of the site (:func:`write_record`):
+  result is written to ``_execution.json`` at the root of the site (:meth:`Verification.write_record`):
   the tests report one item per block from it (tests/page_blocks.py) instead of running the
   blocks again.
 - **Build-time code.** markdown-exec blocks run while the page is rendered (a failing one
@@ -156,102 +156,101 @@ def check_blocks(record: PageRecord, pairs: list[tuple], ran: str = "this build"
 # MkDocs events
 # ---------------------------------------------------------------------------------------
 
-_state: dict = {}
-# The block results of the build under way, by key (blocks_key), with where they came from: the English
-# edition's build fills it, and the Russian edition's build, which runs inside it (edition.py),
-# takes its twins' results from it.
-_runs: dict[str, tuple[dict, str]] = {}
-_record: dict[str, list[dict]] = {}  # both editions' entries of _execution.json, by page
+class Verification:
+    """The verification of one ``mkdocs build`` (both editions): the plugin holds one (plugin.py) and calls
+    its events. The Russian edition's build runs inside the English one's (edition.py), in the same
+    plugin, so the results by key in :attr:`runs` let a twin take its English page's results.
+    """
 
+    def __init__(self):
+        self.runs: dict[str, tuple[dict, str]] = {}  # the block results of the build under way, by blocks_key, and whence
+        self.record: dict[str, list[dict]] = {}  # both editions' entries of _execution.json, by page
+        self.records: dict[str, PageRecord] = {}  # the edition's pages
+        self.entries: dict[str, str] = {}  # src_uri -> the key its new run is stored under
+        self.run: BlockRun | None = None
+        self.facts, self.start, self.ran_at = None, 0.0, None
 
-def write_record(site: Path, records: list[PageRecord]) -> None:
-    """``_execution.json`` at the root of the site: one entry per block (check_blocks) of the editions
-    built so far (the Russian edition's build, the last, writes the whole), in page order."""
-    _record.update({record.source: record.runs for record in records})
-    site.mkdir(parents=True, exist_ok=True)
-    runs = [run for source in sorted(_record) for run in _record[source]]
-    (site / RECORD).write_text(json.dumps({"blocks": runs}, indent=1, ensure_ascii=False), encoding="utf-8")
+    def write_record(self, site: Path, records: list[PageRecord]) -> None:
+        """``_execution.json`` at the root of the site: one entry per block (check_blocks) of the editions
+        built so far (the Russian edition's build, the last, writes the whole), in page order."""
+        self.record.update({record.source: record.runs for record in records})
+        site.mkdir(parents=True, exist_ok=True)
+        runs = [run for source in sorted(self.record) for run in self.record[source]]
+        (site / RECORD).write_text(json.dumps({"blocks": runs}, indent=1, ensure_ascii=False), encoding="utf-8")
 
+    def on_config(self, config):
+        if language() == "en":  # edition.py set it: the outer build, whose runs the Russian build reuses
+            self.runs.clear()
+            self.record.clear()
+        self.facts, self.start = build_facts(), time.perf_counter()
+        return config
 
-def on_config(config):
-    if language() == "en":  # edition.py set it: the outer build, whose runs the Russian build reuses
-        _runs.clear()
-        _record.clear()
-    _state.clear()
-    _state["facts"] = build_facts()
-    _state["start"] = time.perf_counter()
-    return config
+    def on_files(self, files: Files, config) -> Files:
+        pages: dict[str, list[list]] = {}  # the pages whose blocks this build runs
+        records: dict[str, PageRecord] = {}
+        cached, entries = {}, {}  # src_uri -> (segments, stored run); src_uri -> the key to store the run under
+        for file in files.documentation_pages():
+            if file.abs_src_path is None:  # the API reference's pages: generated, no code of their own
+                continue
+            records[file.src_uri] = record = PageRecord(file.src_uri, lab=is_lab(file.src_uri),
+                                                        source=Path(file.abs_src_path).relative_to(ROOT).as_posix())
+            source = Path(file.abs_src_path).read_text(encoding="utf-8")
+            if record.lab:
+                record.generators = len(LAB_CODE_CELL.findall(source))
+                continue
+            fences = parse_fences(source.split("\n"), file.src_uri)
+            record.generators = sum(1 for fence in fences if fence.runs_at_build)
+            blocks = blocks_of(fences)
+            if not blocks:
+                continue
+            key = blocks_key(blocks)
+            stored = None if key in self.runs else cache.load("build", key)
+            if key in self.runs:  # its twin's code, whose results this build has
+                cached[file.src_uri] = (segments(blocks), *self.runs[key])
+            elif stored is not None:
+                cached[file.src_uri] = (segments(blocks), stored, "the cache")
+                self.runs[key] = cached[file.src_uri][1:]
+            else:
+                pages[file.src_uri] = segments(blocks)
+                entries[file.src_uri] = key
+        # A page's verdicts are said as soon as they are known: the reused ones now, the others as
+        # each page's last block ends (BlockRun), while the pages render.
+        for src, (groups, stored, ran) in cached.items():
+            blocks = [block for segment in groups for block in segment]
+            check_blocks(records[src], list(zip(blocks, stored["results"], strict=True)), ran)
+            records[src].blocks_ran_at = stored["ran_at"]
+        self.run = BlockRun(pages, ended=lambda src, pairs: check_blocks(records[src], pairs))
+        self.records, self.entries, self.ran_at = records, entries, now_utc()
+        title = say("Execution report", ru="Отчёт о выполнении")
+        files.append(File.generated(config, REPORT, content=f"# {title}\n", inclusion=InclusionLevel.NOT_IN_NAV))
+        return files
 
+    def on_page_content(self, html_text: str, page, config, files) -> str:
+        record = self.records.get(page.file.src_uri)
+        if record is not None:
+            record.title, record.url = page.title, page.url
+            record.tables = len(TABLE.findall(html_text))
+            record.figures = len(FIGURE.findall(html_text))
+            # render_cache.py: None for a render of this build, which it stores with now_utc() as it ends
+            record.render_seconds, record.rendered_at = page.render_seconds, page.rendered_at or now_utc()
+        return html_text
 
-def on_files(files: Files, config) -> Files:
-    pages: dict[str, list[list]] = {}  # the pages whose blocks this build runs
-    records: dict[str, PageRecord] = {}
-    cached, entries = {}, {}  # src_uri -> (segments, stored run); src_uri -> the key to store the run under
-    for file in files.documentation_pages():
-        if file.abs_src_path is None:  # the API reference's pages: generated, no code of their own
-            continue
-        records[file.src_uri] = record = PageRecord(file.src_uri, lab=is_lab(file.src_uri),
-                                                    source=Path(file.abs_src_path).relative_to(ROOT).as_posix())
-        source = Path(file.abs_src_path).read_text(encoding="utf-8")
-        if record.lab:
-            record.generators = len(LAB_CODE_CELL.findall(source))
-            continue
-        fences = parse_fences(source.split("\n"), file.src_uri)
-        record.generators = sum(1 for fence in fences if fence.runs_at_build)
-        blocks = blocks_of(fences)
-        if not blocks:
-            continue
-        key = blocks_key(blocks)
-        stored = None if key in _runs else cache.load("build", key)
-        if key in _runs:  # its twin's code, whose results this build has
-            cached[file.src_uri] = (segments(blocks), *_runs[key])
-        elif stored is not None:
-            cached[file.src_uri] = (segments(blocks), stored, "the cache")
-            _runs[key] = cached[file.src_uri][1:]
-        else:
-            pages[file.src_uri] = segments(blocks)
-            entries[file.src_uri] = key
-    # A page's verdicts are said as soon as they are known: the reused ones now, the others as
-    # each page's last block ends (BlockRun), while the pages render.
-    for src, (groups, stored, ran) in cached.items():
-        blocks = [block for segment in groups for block in segment]
-        check_blocks(records[src], list(zip(blocks, stored["results"], strict=True)), ran)
-        records[src].blocks_ran_at = stored["ran_at"]
-    run = BlockRun(pages, ended=lambda src, pairs: check_blocks(records[src], pairs))
-    _state.update(records=records, entries=entries, run=run, ran_at=now_utc())
-    title = say("Execution report", ru="Отчёт о выполнении")
-    files.append(File.generated(config, REPORT, content=f"# {title}\n", inclusion=InclusionLevel.NOT_IN_NAV))
-    return files
-
-
-def on_page_content(html_text: str, page, config, files) -> str:
-    record = _state["records"].get(page.file.src_uri)
-    if record is not None:
-        record.title, record.url = page.title, page.url
-        record.tables = len(TABLE.findall(html_text))
-        record.figures = len(FIGURE.findall(html_text))
-        # render_cache.py: None for a render of this build, which it stores with now_utc() as it ends
-        record.render_seconds, record.rendered_at = page.render_seconds, page.rendered_at or now_utc()
-    return html_text
-
-
-def on_env(env, config, files):
-    """Every page is rendered: wait for the blocks, then write each page's line and the report."""
-    records: dict[str, PageRecord] = _state["records"]
-    for src, pairs in _state["run"].results().items():  # each judged as it ended (on_files' BlockRun)
-        records[src].blocks_ran_at = _state["ran_at"]
-        key = _state["entries"][src]
-        run = {"results": [result for _, result in pairs], "ran_at": _state["ran_at"]}
-        _runs[key] = (run, "the twin")
-        if not records[src].failed:  # a failed run is never kept: it runs again next time
-            cache.save("build", key, run)
-    write_record(Path(config.site_dir), list(records.values()))
-    facts = _state["facts"]
-    report = files.get_file_from_path(REPORT)
-    for src, record in records.items():
-        page = files.get_file_from_path(src).page
-        page.content += line_html(record, facts, get_relative_url(report.url, page.url))
-    body = report_markdown(list(records.values()), facts, report.url, time.perf_counter() - _state["start"])
-    report.page.content += markdown_lib.markdown(body, extensions=config.markdown_extensions,
-                                                 extension_configs=config.mdx_configs)
-    return env
+    def on_env(self, env, config, files):
+        """Every page is rendered: wait for the blocks, then write each page's line and the report."""
+        records = self.records
+        for src, pairs in self.run.results().items():  # each judged as it ended (on_files' BlockRun)
+            records[src].blocks_ran_at = self.ran_at
+            key = self.entries[src]
+            run = {"results": [result for _, result in pairs], "ran_at": self.ran_at}
+            self.runs[key] = (run, "the twin")
+            if not records[src].failed:  # a failed run is never kept: it runs again next time
+                cache.save("build", key, run)
+        self.write_record(Path(config.site_dir), list(records.values()))
+        report = files.get_file_from_path(REPORT)
+        for src, record in records.items():
+            page = files.get_file_from_path(src).page
+            page.content += line_html(record, self.facts, get_relative_url(report.url, page.url))
+        body = report_markdown(list(records.values()), self.facts, report.url, time.perf_counter() - self.start)
+        report.page.content += markdown_lib.markdown(body, extensions=config.markdown_extensions,
+                                                     extension_configs=config.mdx_configs)
+        return env
