@@ -184,3 +184,11 @@ def test_scripts_have_no_operator_spaces_and_flat_fences_are_not_stretched():
     assert '<mi>l</mi><mo lspace="0em" rspace="0em">−</mo><mn>1</mn>' in out, out
     assert "<mo>+</mo>" in out and "<mo>=</mo>" in out, f"an operator on the line lost its spaces: {out}"
     assert out.count('stretchy="false">(</mo>') == 1 and out.count('stretchy="true">(</mo><mfrac>') == 1, out
+
+
+def test_an_aligned_equations_cells_carry_only_css():
+    """Temml 0.13.5 gives the cells that fill a short row of ``aligned`` its own style object as their CSS
+    (``style="level:0;color:undefined;font:;…"``): render_math.cjs keeps only what is CSS."""
+    out = build_math.render([("\\begin{aligned} a &= b &\\quad c \\\\ d &= e \\end{aligned}", True)], "t")[0]
+    styles = re.findall(r'style="([^"]*)"', out)
+    assert styles and not [s for s in styles if "undefined" in s or "level:" in s], styles

@@ -100,8 +100,20 @@ function flatFences(node) {
   }
 }
 
+// Temml 0.13.5 fills a short row of an aligned environment with cells whose CSS is its own Style object
+// (new MathNode("mtd", [], [], style)), so the markup says style="level:0;color:undefined;font:;…": keep
+// only the CSS it then sets on them (tests/test_build_math.py).
+const CELL_CSS = ["padding", "paddingLeft", "paddingRight", "width"];
+function cssOnly(node) {
+  if (node.style && node.style.constructor !== Object) {
+    node.style = Object.fromEntries(CELL_CSS.filter((k) => typeof node.style[k] === "string").map((k) => [k, node.style[k]]));
+  }
+}
+
 function rewrite(node) {
-  if (!node || !node.children) return node;
+  if (!node) return node;
+  cssOnly(node);
+  if (!node.children) return node;
   node.children = node.children.map((child) => primeAfterLetter(rewrite(child)));
   thinSpaceBeforeNames(node);
   flatFences(node);
