@@ -45,15 +45,23 @@ def terms(path: Path = SOURCE) -> list[Term]:
 
 
 def stems(term: str) -> list[str]:
-    """The words of a term that a page must contain, each as the start of a word of the page; a
-    Russian word cut to its stem (its ending changes with the case: «смещение», «смещения»), an
-    English one whole ("dense" must not be found in "density"); a part in brackets is left out."""
-    words = re.findall(r"[\w-]{3,}", re.sub(r"\(.*?\)", "", term).lower())
-    return [word[:max(4, len(word) - 2)] if re.search("[а-яё]", word) else word for word in words]
+    """The words of a term that a page must contain, each a regular expression matched at the start
+    of a word of the page; a part in brackets is left out. A Russian word is cut to its stem (its
+    ending changes with the case: «смещение», «смещения»; «два» to «дв», for «двух»). An English
+    word is whole ("dense" must not be found in "density", "backward" not in "backwards"), except
+    the last, the head of the phrase, which may take an ending ("moons", "seeded")."""
+    words = re.findall(r"[\w-]{2,}", re.sub(r"\(.*?\)", "", term).lower())
+    out = []
+    for k, word in enumerate(words):
+        if re.search("[а-яё]", word):
+            out.append(re.escape(word[:max(4, len(word) - 2)] if len(word) > 3 else word[:-1]))
+        else:
+            out.append(re.escape(word) + ("" if k == len(words) - 1 else r"(?!\w)"))
+    return out
 
 
 def _uses(text: str, stem: str) -> bool:
-    return re.search(rf"(?<![\w-]){re.escape(stem)}", text) is not None
+    return re.search(rf"(?<!\w){stem}", text) is not None
 
 
 def prose(page: Page, docs: Path = DOCS) -> tuple[str, str]:
