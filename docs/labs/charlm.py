@@ -471,6 +471,15 @@ print(page.pca_share_line(share))
 # the figure's code: mlp_ref/labs/charlm/figures.py
 figures.show_embeddings(points, vocab.chars, report.chosen_variant.label)
 
+# %% [markdown]
+# *Figure: every character's embedding projected onto two principal components; vowels
+# (and y) in orange, consonants in blue, the start/end token in black.*
+#
+# Do not read neighbourhoods off this picture. It shows one seed's table in two of its
+# {@ lab_b.emb @} dimensions, and the cell below measures, for each of the {@ lab_b.seeds @} seeds of the chosen
+# variant, how well that works: the characters whose nearest point in the picture is also
+# their nearest row of $C$, and the vowels whose nearest row of $C$ is a vowel.
+
 # %%
 # every seed of the chosen variant: nearest neighbours in its embedding C and
 # in C's 2-D projection
@@ -483,19 +492,10 @@ page.check_embeddings(neighbours)
 # %% [markdown]
 # On every seed, fewer than half of the characters keep their nearest neighbour in the
 # projection, and whether the vowels sit next to vowels in the {@ lab_b.emb @}-dimensional table
-# changes from seed to seed (the cell checks both). So this lab does not show that
+# changes from seed to seed (the cell above checks both). So this lab does not show that
 # characters used in the same contexts end up close: with this budget of steps and
 # {@ lab_b.seeds @} seeds, the measured neighbourhoods are not stable enough to read. Testing that
 # reading would take more seeds and longer training, and a measure chosen in advance.
-#
-# %% [markdown]
-# *Figure: every character's embedding projected onto two principal components; vowels
-# (and y) in orange, consonants in blue, the start/end token in black.*
-#
-# Do not read neighbourhoods off this picture. It shows one seed's table in two of its
-# {@ lab_b.emb @} dimensions, and the cell below measures, for each of the {@ lab_b.seeds @} seeds of the chosen
-# variant, how well that works: the characters whose nearest point in the picture is also
-# their nearest row of $C$, and the vowels whose nearest row of $C$ is a vowel.
 #
 # ## 9. Speed
 #
