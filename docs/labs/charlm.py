@@ -22,7 +22,8 @@
 # cache), [activations and output heads](../../lessons/04-activations-and-heads/) (tanh
 # saturation, softmax with cross entropy from logits), [learning the weights](../../lessons/05-learning-the-weights/)
 # (the backward pass and its check by finite differences) and
-# [initialization](../../lessons/07-initialization/) (Kaiming gain 5/3 for tanh).
+# [initialization](../../lessons/07-initialization/) (a fan-in scale with tanh's gain 5/3, as PyTorch's
+# `kaiming_normal_` uses it).
 #
 # <!-- before-you-start: lab -->
 #
@@ -264,7 +265,7 @@ page.check_step0(below, 20)
 # variance is {@ lab_b.fan_in @} in expectation over the draw of the weights (the standard-normal bias
 # adds one more to the pre-activation's), and the tanh outputs pile
 # up at ±1, where the derivative $1 - h^2$ is nearly zero and almost no gradient passes.
-# Scaling $W_1$ by the Kaiming gain for tanh over the square root of the fan-in,
+# Scaling $W_1$ by tanh's gain 5/3 (PyTorch's, as `kaiming_normal_` uses it) over the square root of the fan-in,
 # $\tfrac{5/3}{\sqrt{{@ lab_b.fan_in @}}}$, brings the pre-activations back to a range where tanh still
 # has slope. The `"kaiming"` initialization also multiplies $b_1$ by 0.01: drawn from a
 # standard normal, the bias alone would add a spread of 1 to each pre-activation, comparable
