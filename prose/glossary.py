@@ -15,6 +15,7 @@ from pathlib import Path
 import yaml
 
 from mlp_ref.course.i18n import language, say
+from mlp_site.lesson_notebooks import DOWNLOAD_WORDS
 from mlp_ref.course.tables import markdown_table
 from prose.structure import DOCS, Page, pages, twin
 
@@ -66,9 +67,13 @@ def _uses(text: str, stem: str) -> bool:
 
 def prose(page: Page, docs: Path = DOCS) -> tuple[str, str]:
     """The English and the Russian text of a page without its fenced blocks (code, generated
-    output), lower-cased."""
+    output), lower-cased; a lesson with code also shows the words of its notebook's download link
+    (``mlp_site.lesson_notebooks``), which the build puts under its title."""
     english = docs / page.path
-    return tuple(_FENCE.sub("", path.read_text(encoding="utf-8")).lower() for path in (english, twin(english, "ru")))
+    texts = [path.read_text(encoding="utf-8") for path in (english, twin(english, "ru"))]
+    if english.suffix == ".md" and "```python" in texts[0]:
+        texts = [f"{words}\n\n{text}" for words, text in zip(DOWNLOAD_WORDS, texts)]
+    return tuple(_FENCE.sub("", text).lower() for text in texts)
 
 
 def first_page(term: Term, texts: dict[Page, tuple[str, str]]) -> Page:
