@@ -15,6 +15,7 @@ from pathlib import Path
 import yaml
 
 from mlp_ref.course.i18n import language, say
+from mlp_site.lesson_notebooks import DOWNLOAD_WORDS
 from mlp_ref.course.tables import markdown_table
 from prose.structure import DOCS, Page, pages, twin
 
@@ -45,22 +46,34 @@ def terms(path: Path = SOURCE) -> list[Term]:
 
 
 def stems(term: str) -> list[str]:
-    """The words of a term that a page must contain, each as the start of a word of the page; a
-    Russian word cut to its stem (its ending changes with the case: «смещение», «смещения»), an
-    English one whole ("dense" must not be found in "density"); a part in brackets is left out."""
-    words = re.findall(r"[\w-]{3,}", re.sub(r"\(.*?\)", "", term).lower())
-    return [word[:max(4, len(word) - 2)] if re.search("[а-яё]", word) else word for word in words]
+    """The words of a term that a page must contain, each a regular expression matched at the start
+    of a word of the page; a part in brackets is left out. A Russian word is cut to its stem (its
+    ending changes with the case: «смещение», «смещения»; «два» to «дв», for «двух»). An English
+    word is whole ("dense" must not be found in "density", "backward" not in "backwards"), except
+    the last, the head of the phrase, which may take an ending ("moons", "seeded")."""
+    words = re.findall(r"[\w-]{2,}", re.sub(r"\(.*?\)", "", term).lower())
+    out = []
+    for k, word in enumerate(words):
+        if re.search("[а-яё]", word):
+            out.append(re.escape(word[:max(4, len(word) - 2)] if len(word) > 3 else word[:-1]))
+        else:
+            out.append(re.escape(word) + ("" if k == len(words) - 1 else r"(?!\w)"))
+    return out
 
 
 def _uses(text: str, stem: str) -> bool:
-    return re.search(rf"(?<![\w-]){re.escape(stem)}", text) is not None
+    return re.search(rf"(?<!\w){stem}", text) is not None
 
 
 def prose(page: Page, docs: Path = DOCS) -> tuple[str, str]:
     """The English and the Russian text of a page without its fenced blocks (code, generated
-    output), lower-cased."""
+    output), lower-cased; a lesson with code also shows the words of its notebook's download link
+    (``mlp_site.lesson_notebooks``), which the build puts under its title."""
     english = docs / page.path
-    return tuple(_FENCE.sub("", path.read_text(encoding="utf-8")).lower() for path in (english, twin(english, "ru")))
+    texts = [path.read_text(encoding="utf-8") for path in (english, twin(english, "ru"))]
+    if english.suffix == ".md" and "```python" in texts[0]:
+        texts = [f"{words}\n\n{text}" for words, text in zip(DOWNLOAD_WORDS, texts)]
+    return tuple(_FENCE.sub("", text).lower() for text in texts)
 
 
 def first_page(term: Term, texts: dict[Page, tuple[str, str]]) -> Page:

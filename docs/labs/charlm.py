@@ -22,7 +22,8 @@
 # cache), [activations and output heads](../../lessons/04-activations-and-heads/) (tanh
 # saturation, softmax with cross entropy from logits), [learning the weights](../../lessons/05-learning-the-weights/)
 # (the backward pass and its check by finite differences) and
-# [initialization](../../lessons/07-initialization/) (Kaiming gain 5/3 for tanh).
+# [initialization](../../lessons/07-initialization/) (a fan-in scale with tanh's gain 5/3, as PyTorch's
+# `kaiming_normal_` uses it).
 #
 # <!-- before-you-start: lab -->
 #
@@ -264,7 +265,7 @@ page.check_step0(below, 20)
 # variance is {@ lab_b.fan_in @} in expectation over the draw of the weights (the standard-normal bias
 # adds one more to the pre-activation's), and the tanh outputs pile
 # up at ±1, where the derivative $1 - h^2$ is nearly zero and almost no gradient passes.
-# Scaling $W_1$ by the Kaiming gain for tanh over the square root of the fan-in,
+# Scaling $W_1$ by tanh's gain 5/3 (PyTorch's, as `kaiming_normal_` uses it) over the square root of the fan-in,
 # $\tfrac{5/3}{\sqrt{{@ lab_b.fan_in @}}}$, brings the pre-activations back to a range where tanh still
 # has slope. The `"kaiming"` initialization also multiplies $b_1$ by 0.01: drawn from a
 # standard normal, the bias alone would add a spread of 1 to each pre-activation, comparable
@@ -471,6 +472,15 @@ print(page.pca_share_line(share))
 # the figure's code: mlp_ref/labs/charlm/figures.py
 figures.show_embeddings(points, vocab.chars, report.chosen_variant.label)
 
+# %% [markdown]
+# *Figure: every character's embedding projected onto two principal components; vowels
+# (and y) in orange, consonants in blue, the start/end token in black.*
+#
+# Do not read neighbourhoods off this picture. It shows one seed's table in two of its
+# {@ lab_b.emb @} dimensions, and the cell below measures, for each of the {@ lab_b.seeds @} seeds of the chosen
+# variant, how well that works: the characters whose nearest point in the picture is also
+# their nearest row of $C$, and the vowels whose nearest row of $C$ is a vowel.
+
 # %%
 # every seed of the chosen variant: nearest neighbours in its embedding C and
 # in C's 2-D projection
@@ -483,19 +493,10 @@ page.check_embeddings(neighbours)
 # %% [markdown]
 # On every seed, fewer than half of the characters keep their nearest neighbour in the
 # projection, and whether the vowels sit next to vowels in the {@ lab_b.emb @}-dimensional table
-# changes from seed to seed (the cell checks both). So this lab does not show that
+# changes from seed to seed (the cell above checks both). So this lab does not show that
 # characters used in the same contexts end up close: with this budget of steps and
 # {@ lab_b.seeds @} seeds, the measured neighbourhoods are not stable enough to read. Testing that
 # reading would take more seeds and longer training, and a measure chosen in advance.
-#
-# %% [markdown]
-# *Figure: every character's embedding projected onto two principal components; vowels
-# (and y) in orange, consonants in blue, the start/end token in black.*
-#
-# Do not read neighbourhoods off this picture. It shows one seed's table in two of its
-# {@ lab_b.emb @} dimensions, and the cell below measures, for each of the {@ lab_b.seeds @} seeds of the chosen
-# variant, how well that works: the characters whose nearest point in the picture is also
-# their nearest row of $C$, and the vowels whose nearest row of $C$ is a vowel.
 #
 # ## 9. Speed
 #

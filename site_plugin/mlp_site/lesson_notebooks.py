@@ -47,6 +47,11 @@ MATH_DELIMITER = re.compile(r"(?<!\\)\\([()\[\]])")
 LINK_DEFINITION = re.compile(r"^(?P<head>\s*\[[^\]]+\]:\s*)(?P<target>\S+)")
 
 
+#: The words of the link each lesson page with code puts under its title, in English and in Russian
+#: (prose/glossary.py reads them as part of the page: a reader meets "notebook" there first).
+DOWNLOAD_WORDS = ("Download this lesson as a Jupyter notebook", "Скачать этот урок как ноутбук Jupyter")
+
+
 def notebook_name(src_uri: str) -> str:
     """``lessons/03-forward-pass.md`` -> ``lessons/03-forward-pass.ipynb``."""
     return str(PurePosixPath(src_uri).with_suffix(".ipynb"))
@@ -285,8 +290,7 @@ def on_page_content(html: str, page, config, files) -> str:
         return html
     name = PurePosixPath(notebook_name(page.file.src_uri)).name
     # Lesson pages live at lessons/<name>/, so the notebook is one folder up.
-    text = say(f"Download this lesson as a Jupyter notebook ({name})",
-               ru=f"Скачать этот урок как ноутбук Jupyter ({name})")
+    text = say(f"{DOWNLOAD_WORDS[0]} ({name})", ru=f"{DOWNLOAD_WORDS[1]} ({name})")
     link = f'<p class="lab-download"><a href="../{name}" download>{text}</a></p>\n'
     heading_end = html.find("</h1>")
     return html + link if heading_end < 0 else html[:heading_end + 5] + "\n" + link + html[heading_end + 5:]

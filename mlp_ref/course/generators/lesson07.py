@@ -188,18 +188,22 @@ def variance_table() -> str:
          say("xavier_normal: var of a draw", ru="xavier_normal: дисперсия одной матрицы")], rows, align="lrrrr")
 
 
-def _sigmoid_spread() -> tuple[float, float]:
-    """The spread (std) of z at layers 1 and :data:`DEPTH` of the figure's stack under the sigmoid
-    with gain 1, PyTorch's ``calculate_gain("sigmoid")``: gain 1 does not keep it level."""
+def _sigmoid_spread() -> np.ndarray:
+    """The spread (std) of z at each of the :data:`DEPTH` layers of the figure's stack under the
+    sigmoid with gain 1, PyTorch's ``calculate_gain("sigmoid")``: it drops in one step to a level
+    and stays there, so gain 1 does not keep it level."""
     X_stack = np.random.default_rng(0).standard_normal((BATCH, WIDTH))
-    stats = mlp_ref.layer_statistics(X_stack, mlp_ref.random_stack(WIDTH, DEPTH, 1.0, seed=1), "sigmoid")
-    first, last = float(stats.z_std[0]), float(stats.z_std[-1])
-    assert last < 0.75 * first, (  # "gain 1 is PyTorch's table, not a gain that keeps the signal level"
-        f"lesson 7: under the sigmoid with gain 1 the spread of z falls by more than a quarter over "
-        f"{DEPTH} layers; found {first:.3g} at layer 1 and {last:.3g} at layer {DEPTH}")
-    assert abs(last**2 - 0.25) < 0.05, (  # "multiplies by E[a²], about 1/4 here": Var(z) = E[a²] at gain 1
-        f"lesson 7: under the sigmoid with gain 1, Var(z) settles near E[a²] ≈ 1/4; found {last**2:.3g} at layer {DEPTH}")
-    return first, last
+    z_std = mlp_ref.layer_statistics(X_stack, mlp_ref.random_stack(WIDTH, DEPTH, 1.0, seed=1), "sigmoid").z_std
+    first, second, rest = float(z_std[0]), float(z_std[1]), z_std[1:]
+    assert second < 0.75 * first, (  # "drops in one step from 1.00 at layer 1 to 0.54 at layer 2"
+        f"lesson 7: under the sigmoid with gain 1 the spread of z drops by more than a quarter from layer 1 "
+        f"to layer 2; found {first:.3g} and {second:.3g}")
+    assert rest.max() - rest.min() < 0.2 * second, (  # "and stays at that level"
+        f"lesson 7: under the sigmoid with gain 1 the spread of z stays at one level from layer 2 to {DEPTH}; "
+        f"found values from {rest.min():.3g} to {rest.max():.3g}")
+    assert abs(float(z_std[-1]) ** 2 - 0.25) < 0.05, (  # "E[a²], about 1/4 here": Var(z) = E[a²] at gain 1
+        f"lesson 7: under the sigmoid with gain 1, Var(z) settles near E[a²] ≈ 1/4; found {z_std[-1] ** 2:.3g} at layer {DEPTH}")
+    return z_std
 
 
 def values() -> dict[str, str]:
@@ -211,15 +215,19 @@ def values() -> dict[str, str]:
     torch_default = Fraction(1, 3) / Fraction(relu_gain_sq).limit_denominator(10)        # 1/(3n) against 2/n
     tanh_flat = next(z for z in range(1, 10) if 1 - math.tanh(z) ** 2 < small_grad)      # tanh' below the threshold
     fan_in, fan_out = 300, 100  # exercise 1's tanh layer
-    sig_first, sig_last = _sigmoid_spread()
+    sigmoid_z = _sigmoid_spread()
     return {
-        "sigmoid_z1": format_number(sig_first, 2),              # the sigmoid stack's spread at layer 1
-        "sigmoid_zL": format_number(sig_last, 2),               # and at layer 50, with gain 1
+        "sigmoid_z1": format_number(sigmoid_z[0], 2),           # the sigmoid stack's spread at layer 1,
+        "sigmoid_z2": format_number(sigmoid_z[1], 2),           # at layer 2, with gain 1
+        "sigmoid_lo": format_number(sigmoid_z[1:].min(), 2),    # "between 0.47 and 0.56 from layer 2 on"
+        "sigmoid_hi": format_number(sigmoid_z[1:].max(), 2),
+        "sigmoid_zL": format_number(sigmoid_z[-1], 2),          # and at layer 50
         "growth": format_count(int(growth)),
         "growth_pow2": number(math.floor(math.log2(growth))),  # "more than 2^13"
         "steps": number(DEPTH - 1),                             # "over 49 layers": the factors from layer 1 to 50
         "small_grad": number(small_grad),                       # "derivative below 0.1"
-        "tanh_sat_sq": number(1 - small_grad),                  # "|tanh z| > sqrt(0.9)"
+        "tanh_sat_sq": number(1 - small_grad),                  # "|tanh z| > sqrt(0.9)": 1 - t² < 0.1
+        "tanh_sat": format_number(math.sqrt(1 - small_grad), 3),  # "≈ 0.949"
         "relu_gain_sq": number(relu_gain_sq),                   # "a factor sqrt 2 in the gain is a factor 2"
         "torch_share": fraction_words(torch_default),           # "a sixth of He's"
         "torch_share_frac": str(torch_default),                 # Russian: "1/6 от дисперсии He"

@@ -167,7 +167,7 @@ def sawtooth_figure() -> str:
                    "все значения между 0 и 1."),
         caption=say("Composing the two-unit tent map L times gives a sawtooth with 2^L pieces from "
                     "only 2L hidden ReLUs. A single hidden layer needs 2^L units.",
-                    ru="Отображение-палатка из двух нейронов, применённое L раз подряд, даёт пилу "
+                    ru="Тент-отображение из двух нейронов, применённое L раз подряд, даёт пилу "
                        "из 2^L участков всего на 2L скрытых ReLU. Одному скрытому слою нужно 2^L нейронов."),
     )
 

@@ -303,7 +303,7 @@ def _learning_rate_hint(lr: float) -> str:
     """The usual cause of a model that does not train, with this run's and the page's learning rate."""
     page = DigitsSettings().lr
     return say(f"check the learning rate first (this run's: {lr:g}; the page's: {page:g})",
-               ru=f"сначала проверьте шаг обучения (в этом запуске: {lr:g}; на странице: {page:g})")
+               ru=f"сначала проверьте скорость обучения (в этом запуске: {lr:g}; на странице: {page:g})")
 
 
 def failed_run_line(run: RunResult) -> str:
