@@ -51,7 +51,10 @@ class FastEngine:
     def __init__(self, net: MLP):
         self.params = [np.vstack([W, b]) for W, b in zip(net.weights, net.biases)]
         self.weights = [P[:-1] for P in self.params]                       # views, (d_{l-1}, d_l)
-        self.grads = [np.empty_like(P) for P in self.params]
+        # Zeros, not np.empty, for every buffer a product writes into, so that no kernel ever meets what the
+        # memory held before. (A float32 run raised "invalid value encountered in matmul" in 1 of 4 full runs
+        # of the tests; buffers filled with NaN on purpose did not bring it back, so its cause is not known.)
+        self.grads = [np.zeros_like(P) for P in self.params]
         self.net = net
         self._buffers: dict[int, _Buffers] = {}
 
@@ -95,16 +98,16 @@ class _Buffers:
     def __init__(self, net: MLP, n: int):
         dt, hidden = net.dtype, net.sizes[1:-1]
         self.n, self.cols = n, np.arange(n)
-        self.x = np.empty((n, net.sizes[0]), dt)
-        self.z = [np.empty((n, d), dt) for d in hidden]
+        self.x = np.zeros((n, net.sizes[0]), dt)
+        self.z = [np.zeros((n, d), dt) for d in hidden]
         self.a_aug = [np.ones((n, d + 1), dt) for d in hidden]                 # [a_l, 1]
         self.a = [a[:, :-1] for a in self.a_aug]                               # views, a_l
-        self.delta = [np.empty((n, d), dt) for d in hidden]                    # lr * dLoss/dz_l
+        self.delta = [np.zeros((n, d), dt) for d in hidden]                    # lr * dLoss/dz_l
         if net.activation == "relu":
             self.zeros = [np.zeros((n, d), dt) for d in hidden]                # relu(z) = max(z, zeros)
-            self.mask = [np.empty((n, d), dt) for d in hidden]                 # relu'(z), 0. or 1.
-        self.logits_t = np.empty((net.sizes[-1], n), dt)                       # z_L^T
-        self.delta_t = np.empty((net.sizes[-1], n), dt)                        # lr * dLoss/dz_L^T
+            self.mask = [np.zeros((n, d), dt) for d in hidden]                 # relu'(z), 0. or 1.
+        self.logits_t = np.zeros((net.sizes[-1], n), dt)                       # z_L^T
+        self.delta_t = np.zeros((net.sizes[-1], n), dt)                        # lr * dLoss/dz_L^T
         self.ones = np.ones(n, dt)                                             # ones @ delta = column sums
 
 
