@@ -468,8 +468,8 @@ def qwen_comparison() -> str:
     qwen = models()["qwen"]
     embedding = qwen["token embedding (tied with output)"].count
     ffn_q, attn_q = qwen["FFN (SwiGLU 1024 -> 3072)"].count, qwen["attention (q, k, v, o; GQA 16/8)"].count
-    rows = [[say("all parameters", ru="все параметры"), "0.6B", format_count(qwen.total)],
-            [say("without the embedding", ru="без эмбеддинга"), "0.44B", format_count(qwen.total - embedding)],
+    rows = [[say("all parameters", ru="все параметры"), say("0.6B", ru="0.6 млрд"), format_count(qwen.total)],
+            [say("without the embedding", ru="без эмбеддинга"), say("0.44B", ru="0.44 млрд"), format_count(qwen.total - embedding)],
             [say("FFN share of attention + FFN", ru="доля FFN в сумме внимания и FFN"), "—",
              format_number(100 * ffn_q / (ffn_q + attn_q), 1) + " %"]]
     table = markdown_table([say("quantity", ru="величина"), say("model card", ru="карточка модели"),
@@ -495,8 +495,8 @@ def deepseek_comparison() -> str:
     ds = models()["deepseek"]
     experts = sum(ds[name].count for name in ("routed experts, 58 layers x 256", "shared expert, 58 layers x 1",
                                               "dense FFN, 3 layers"))
-    rows = [[say("all parameters (main model)", ru="все параметры (основная модель)"), "671B", format_count(ds.total)],
-            [say("activated per token", ru="активные на токен"), "37B", format_count(ds.active)],
+    rows = [[say("all parameters (main model)", ru="все параметры (основная модель)"), say("671B", ru="671 млрд"), format_count(ds.total)],
+            [say("activated per token", ru="активные на токен"), say("37B", ru="37 млрд"), format_count(ds.active)],
             [say("active without the input embedding table", ru="активные без входной таблицы эмбеддингов"), "—",
              format_count(ds.active - ds["token embedding"].count)],
             [say("FFN and experts, share of all parameters", ru="FFN и эксперты, доля всех параметров"), "—",

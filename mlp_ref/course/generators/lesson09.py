@@ -142,10 +142,10 @@ def block_orders_figure() -> str:
                     ("add", 0.5), ("box", "LayerNorm", NORM),
                     ("box", "FFN  d → 4d → d" + say("\n(each position alone)", ru="\n(по одной позиции)"), FFN),
                     ("add", 3.85), ("box", "LayerNorm", NORM)],
-          say("post-norm: original Transformer (2017)", ru="post-norm:\nисходный Transformer (2017)"))
+          say("post-norm: original Transformer (2017)", ru="пост-нормализация:\nисходный Transformer (2017)"))
     _draw(axes[1], [("box", "LayerNorm", NORM), ("box", self_attention, ATTENTION), ("add", 0.5),
                     ("box", "LayerNorm", NORM), ("box", "FFN", FFN), ("add", 3.85)],
-          say("pre-norm: GPT-2 and most later models", ru="pre-norm:\nGPT-2 и большинство поздних моделей"))
+          say("pre-norm: GPT-2 and most later models", ru="пред-нормализация:\nGPT-2 и большинство поздних моделей"))
     return figure_html(
         fig,
         alt=say("Two block diagrams, read top to bottom. Left, post-norm: input X, self-attention, an "
@@ -153,16 +153,17 @@ def block_orders_figure() -> str:
                 "that receives the LayerNorm output by a dashed edge, LayerNorm, output. Right, pre-norm: "
                 "LayerNorm comes before self-attention and before the FFN, and the residual edges skip "
                 "the norms, so nothing normalises the sum.",
-                ru="Две блок-схемы, читаются сверху вниз. Слева, post-norm: вход X, самовнимание, сумматор, "
+                ru="Две блок-схемы, читаются сверху вниз. Слева, пост-нормализация: вход X, самовнимание, сумматор, "
                    "который по пунктирной остаточной связи получает ещё и X, LayerNorm, FFN, второй сумматор, "
-                   "который по пунктирной связи получает выход LayerNorm, LayerNorm, выход. Справа, pre-norm: "
+                   "который по пунктирной связи получает выход LayerNorm, LayerNorm, выход. Справа, пред-нормализация: "
                    "LayerNorm стоит перед самовниманием и перед FFN, а остаточные связи обходят нормализации, "
                    "так что сумму ничто не нормализует."),
         caption=say("One transformer block, two orders. Post-norm (left) normalises after each residual "
                     "addition; pre-norm (right) normalises each sublayer's input and leaves the residual "
                     "sum untouched. In both, the FFN sees one position at a time.",
-                    ru="Один блок трансформера, два порядка. Post-norm (слева) нормализует после каждого "
-                       "сложения с остаточной связью; pre-norm (справа) нормализует вход каждого подслоя и не "
+                    ru="Один блок трансформера, два порядка. Пост-нормализация (слева) нормализует после "
+                       "каждого сложения с остаточной связью; пред-нормализация (справа) нормализует вход "
+                       "каждого подслоя и не "
                        "трогает остаточную сумму. В обоих случаях FFN видит одну позицию за раз."),
     )
 
