@@ -479,7 +479,14 @@ def _serve_elsewhere(folder: Path, requests: list[str]):
         def log_message(self, *args):
             requests.append(self.path)
 
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Noting, directory=str(folder)))
+    class Server(http.server.ThreadingHTTPServer):
+        def handle_error(self, request, client_address):
+            # headless Chromium's --dump-dom leaves as soon as the page is read, often in the middle of a
+            # file it was sent: a client that went away is no error of the copy (any other error is printed)
+            if not isinstance(sys.exc_info()[1], ConnectionError):
+                super().handle_error(request, client_address)
+
+    httpd = Server(("127.0.0.1", 0), functools.partial(Noting, directory=str(folder)))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     return httpd
 
