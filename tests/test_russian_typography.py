@@ -20,6 +20,7 @@ keeps digits so that the two read alike («16 голов запросов и 8 �
 from __future__ import annotations
 
 import re
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -251,11 +252,15 @@ def test_lab_b_names_its_initializations_in_russian(monkeypatch):
 TYPESET_IN_CODE = re.compile(r"\d[\u00a0\u202f]\d")
 
 
+CODE_ELEMENT = re.compile(r"<code\b[^>]*>(.*?)</code>", re.DOTALL)  # code holds no code: no nesting to follow
+TAG = re.compile(r"<[^>]+>")
+
+
 def typeset_code(html: str) -> list[str]:
-    """Each code element of a page whose text holds the prose's grouping of digits (a no-break space between them)."""
-    soup = BeautifulSoup(html, "html.parser")
-    return [code.get_text()[:120] for code in soup.find_all("code")
-            if TYPESET_IN_CODE.search(code.get_text())]
+    """Each code element of a page whose text holds the prose's grouping of digits (a no-break space
+    between them). Read with a regular expression: the policy test beside it has parsed the page already."""
+    texts = (unescape(TAG.sub("", code[1])) for code in CODE_ELEMENT.finditer(html))
+    return [text[:120] for text in texts if TYPESET_IN_CODE.search(text)]
 
 
 def test_code_on_a_russian_page_is_code_as_typed(built_site):
