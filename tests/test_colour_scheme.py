@@ -21,6 +21,8 @@ The axe audit in both schemes (tests/axe_audit.py) clicks the same switch.
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 
 from tests import pagekit
@@ -81,12 +83,17 @@ def attributes(option: dict) -> list[str]:
     return [option["scheme"], option["primary"], option["accent"]]
 
 
+@contextlib.contextmanager
 def recorded_context(browser, system: str):
-    """A fresh browser context (no stored choice) whose system setting is ``system``, recording every page."""
+    """A fresh browser context (no stored choice) whose system setting is ``system``, recording every
+    page; closed when the ``with`` block ends."""
     context = browser.new_context(color_scheme=system, viewport={"width": 390, "height": 844})
-    context.add_init_script(RECORD)
-    context.route("**/*", lambda route: route.continue_() if "127.0.0.1" in route.request.url else route.abort())
-    return context
+    try:
+        context.add_init_script(RECORD)
+        context.route("**/*", lambda route: route.continue_() if "127.0.0.1" in route.request.url else route.abort())
+        yield context
+    finally:
+        context.close()
 
 
 def frames(page, n: int = 2) -> None:
@@ -115,21 +122,17 @@ def drawn_in(seen: dict, option: dict) -> list[str]:
 @pytest.mark.parametrize("system", ["light", "dark"])
 def test_the_page_is_first_drawn_in_the_system_scheme(browser, server, system):
     option = next(o for o in palette() if o["media"] == f"(prefers-color-scheme: {system})")
-    context = recorded_context(browser, system)
-    try:
+    with recorded_context(browser, system) as context:
         page = context.new_page()
         page.goto(page_url(server, PAGE), wait_until="load")
         frames(page)
         assert drawn_in(page.evaluate(SEEN), option) == []
-    finally:
-        context.close()
 
 
 def test_the_switch_flips_and_keeps_the_scheme(browser, server):
     light, dark = palette()
     names = switch_names()
-    context = recorded_context(browser, "light")
-    try:
+    with recorded_context(browser, "light") as context:
         page = context.new_page()
         page.goto(page_url(server, PAGE), wait_until="load")
         assert page.evaluate(SCHEME) == light["scheme"]
@@ -165,14 +168,11 @@ def test_the_switch_flips_and_keeps_the_scheme(browser, server):
         third.goto(page_url(server, PAGE), wait_until="load")
         frames(third)
         assert drawn_in(third.evaluate(SEEN), light) == []
-    finally:
-        context.close()
 
 
 def test_without_a_choice_the_page_follows_the_system(browser, server):
     light, dark = palette()
-    context = recorded_context(browser, "light")
-    try:
+    with recorded_context(browser, "light") as context:
         page = context.new_page()
         page.goto(page_url(server, PAGE), wait_until="load")
         page.emulate_media(color_scheme="dark")
@@ -182,8 +182,6 @@ def test_without_a_choice_the_page_follows_the_system(browser, server):
         page.wait_for_function(f"() => document.body.getAttribute('data-md-color-scheme') === '{light['scheme']}'",
                                timeout=5000)
         assert page.evaluate("() => document.documentElement.getAttribute('data-md-color-scheme')") == light["scheme"]
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("edition", ["en", "ru"])
@@ -191,8 +189,7 @@ def test_the_switch_is_named_in_each_edition(browser, server, edition):
     """Its accessible name is the name of the scheme it switches to, as mkdocs.yml gives it for the edition."""
     names = switch_names()[edition]
     assert len(set(names)) == len(names) == len(palette()), names
-    context = recorded_context(browser, "light")
-    try:
+    with recorded_context(browser, "light") as context:
         page = context.new_page()
         page.goto(page_url(server, PAGE if edition == "en" else PAGE_RU), wait_until="load")
         for index, name in enumerate(names):
@@ -202,5 +199,3 @@ def test_the_switch_is_named_in_each_edition(browser, server, edition):
             assert all(page.get_by_role("button", name=other, exact=True).count() == 0 for other in others)
             switch.click()
             frames(page)
-    finally:
-        context.close()
