@@ -105,14 +105,38 @@ def start(opened, name: str, viewport: str):
     # The page loads in the background (opened): wait for the widget before reading its body.
     page.wait_for_selector(f'.mlp-widget[data-widget="{name}"] .mlp-widget__title', timeout=30000)
     size, scheme, material = VIEWPORTS[viewport]
+    page.bring_to_front()  # five pages load side by side (opened): the one under test is the reader's tab
     page.set_viewport_size(size)
     page.emulate_media(color_scheme=scheme)
-    # the page follows the system's setting while the reader has made no choice (overrides/partials/mlp-scheme.html)
-    page.wait_for_function(f"() => document.body.getAttribute('data-md-color-scheme') === '{material}'")
+    wait_for_scheme(page, name, viewport, material)
     # Two frames after the resize, as a reader sees the page once it is laid out again: measured in the
     # frame of the resize, the page was once 1334 px wide in 1280 px (a full run under load, not alone).
     page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
     return page, f'.mlp-widget[data-widget="{name}"]', check_layout_and_labels(page, name, viewport)
+
+
+
+SCHEME_STATE = """() => ({body: document.body.getAttribute('data-md-color-scheme'),
+    html: document.documentElement.getAttribute('data-md-color-scheme'),
+    dark: matchMedia('(prefers-color-scheme: dark)').matches, visibility: document.visibilityState,
+    ready: document.readyState})"""
+
+
+def wait_for_scheme(page, name: str, viewport: str, material: str):
+    """Wait until the page shows the scheme ``material`` after the system's setting changed.
+
+    The page follows the system's setting while the reader has made no choice
+    (overrides/partials/mlp-scheme.html; tests/test_colour_scheme.py checks that itself).
+    Chromium reports the change in the page's next animation frame, so the wait polls on a
+    timer rather than on frames, and on a timeout says what the page showed instead."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function(f"() => document.body.getAttribute('data-md-color-scheme') === '{material}'",
+                               polling=100, timeout=20000)
+    except PlaywrightTimeout:
+        pytest.fail(f"{name} in the {viewport} viewport: expected data-md-color-scheme={material!r} on <body> "
+                    f"within 20 s of the system's change; found {page.evaluate(SCHEME_STATE)}", pytrace=False)
 
 
 # Set values through the controls' own events and read the widget back, in one round trip.
