@@ -170,3 +170,90 @@ def ru_plural(n: int, one: str, few: str, many: str) -> str:
     if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
         return few
     return many
+
+
+#: The Russian grammatical cases a count is said in, by the short names :func:`ru_count` takes:
+#: nominative, genitive, dative, accusative, instrumental and prepositional.
+RU_CASES = ("nom", "gen", "dat", "acc", "ins", "pre")
+#: The genders of a Russian noun: masculine, feminine, neuter.
+RU_GENDERS = ("m", "f", "n")
+# The numerals one to ten in the six cases of RU_CASES; one and two also by gender (m, f, n). The
+# accusative is an inanimate noun's (один узел, одну строку): the course counts no people or animals.
+_RU_NUMERALS = {
+    1: {"m": ("один", "одного", "одному", "один", "одним", "одном"),
+        "f": ("одна", "одной", "одной", "одну", "одной", "одной"),
+        "n": ("одно", "одного", "одному", "одно", "одним", "одном")},
+    2: {"m": ("два", "двух", "двум", "два", "двумя", "двух"),
+        "f": ("две", "двух", "двум", "две", "двумя", "двух")},
+    3: ("три", "трёх", "трём", "три", "тремя", "трёх"),
+    4: ("четыре", "четырёх", "четырём", "четыре", "четырьмя", "четырёх"),
+    5: ("пять", "пяти", "пяти", "пять", "пятью", "пяти"),
+    6: ("шесть", "шести", "шести", "шесть", "шестью", "шести"),
+    7: ("семь", "семи", "семи", "семь", "семью", "семи"),
+    8: ("восемь", "восьми", "восьми", "восемь", "восемью", "восьми"),
+    9: ("девять", "девяти", "девяти", "девять", "девятью", "девяти"),
+    10: ("десять", "десяти", "десяти", "десять", "десятью", "десяти"),
+}
+_RU_NUMERALS[2]["n"] = _RU_NUMERALS[2]["m"]
+#: The counts the Russian edition's running text writes as words (DESIGN.md: up to ten). Zero stays
+#: a digit: «ни одной строки» needs a negated verb, which the sentence around it must say.
+RU_WORDS = range(1, 11)
+
+
+def ru_numeral(n: int, gender: str, case: str = "nom") -> str:
+    """A count from one to ten as a Russian word, agreeing with its noun: ``ru_numeral(4, "f", "ins")``
+    is «четырьмя» (теми же четырьмя строками), ``ru_numeral(1, "f", "acc")`` «одну».
+
+    Parameters
+    ----------
+    n : int
+        The count, 1 to 10 (:data:`RU_WORDS`).
+    gender : {"m", "f", "n"}
+        The noun's gender (it changes one and two only).
+    case : {"nom", "gen", "dat", "acc", "ins", "pre"}
+        The case the count stands in; the accusative is an inanimate noun's.
+
+    Returns
+    -------
+    str
+    """
+    if gender not in RU_GENDERS:
+        raise ValueError(f"ru_numeral: expected a gender in {RU_GENDERS}, received {gender!r}")
+    if case not in RU_CASES:
+        raise ValueError(f"ru_numeral: expected a case in {RU_CASES}, received {case!r}")
+    if isinstance(n, bool) or not isinstance(n, int) or n not in RU_WORDS:
+        raise ValueError(f"ru_numeral: expected a whole count from 1 to 10, received {n!r}")
+    forms = _RU_NUMERALS[n]
+    return (forms[gender] if isinstance(forms, dict) else forms)[RU_CASES.index(case)]
+
+
+def ru_count(n: int, one: str, few: str, many: str, *, gender: str, case: str = "nom",
+             digits: str | None = None) -> str:
+    """A count said with the noun that agrees with it, as the Russian edition's running text says it: a
+    word up to ten, digits above it (and for zero): «четыре строки», «пять строк», «12 строк».
+
+    Parameters
+    ----------
+    n : int
+        The count.
+    one, few, many : str
+        The noun forms of the case the count stands in, as :func:`ru_plural` takes them: for the
+        nominative «строка», «строки», «строк»; for an oblique case the singular and twice the plural
+        of that case («строкой», «строками», «строками» in the instrumental).
+    gender, case : str
+        The noun's gender and the count's case (:func:`ru_numeral`).
+    digits : str, optional
+        How the count is written when it stays digits (default: grouped as the edition groups it).
+
+    Returns
+    -------
+    str
+    """
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(f"ru_count: expected an integer count, received {n!r}")
+    if n in RU_WORDS:
+        said = ru_numeral(n, gender, case)
+    else:
+        ru_numeral(1, gender, case)  # the same checks of the gender and the case
+        said = digits if digits is not None else f"{n:,}".replace(",", THOUSANDS["ru"])
+    return f"{said} {ru_plural(n, one, few, many)}"

@@ -3,7 +3,7 @@
 Each page's generator module has a ``values()`` that returns the numbers its prose says, each
 a string exactly as the sentence reads it; these helpers write them, the same way on every
 page. Numbers themselves are formatted by :mod:`mlp_ref.course.tables` (one place for how a
-number looks); the Russian agreement of a noun with a count is :func:`mlp_ref.course.i18n.ru_plural`.
+number looks); the Russian agreement of a count with its noun is :func:`mlp_ref.course.i18n.ru_count`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from mlp_ref.course.i18n import language, ru_plural
+from mlp_ref.course.i18n import language, ru_count
 from mlp_ref.course.tables import format_count, format_number
 
 #: The counts English prose writes as words ("three layers"); larger ones are written as digits.
@@ -48,7 +48,7 @@ def point(values) -> str:
 
 def word(n: int) -> str:
     """A small count as a word ("three"), as English prose writes it; larger ones, and every
-    count of the Russian edition (whose words change with case and gender), as digits."""
+    count of the Russian edition (whose words change with case and gender: :func:`counted` says them), as digits."""
     return WORDS[n] if 0 <= n < len(WORDS) and language() == "en" else format_count(n)
 
 
@@ -73,15 +73,21 @@ def fraction_words(f: Fraction) -> str:
     return f"{word(f.numerator)} {_FRACTIONS[f.denominator]}s"
 
 
-def counted(value: str, one: str, few: str, many: str) -> str:
-    """A count said with the Russian noun that agrees with it: ``{@ l3.steps | counted("строка", "строки", "строк") @}``.
+def counted(value: str, one: str, few: str, many: str, *, gender: str, case: str = "nom") -> str:
+    """A count said with the Russian noun that agrees with it, a word up to ten:
+    ``{@ l3.steps | counted("строка", "строки", "строк", gender="f") @}`` reads «четыре строки»,
+    ``{@ l3.steps | counted("строкой", "строками", "строками", gender="f", case="ins") @}`` «четырьмя строками».
 
-    ``value`` is a value as the prose reads it (``"4"``, ``"101\u202f770"``); a fraction takes
-    the form of 2–4 (``2.5 строки``), as Russian says it.
+    ``value`` is a value as the prose reads it (``"4"``, ``"101\u202f770"``); a count from 1 to 10 is
+    said as a word agreeing with the noun's ``gender`` ("m", "f", "n") in ``case`` (the short names of
+    :data:`mlp_ref.course.i18n.RU_CASES`, the nominative by default), and the noun forms passed are those
+    of that case (:func:`mlp_ref.course.i18n.ru_count`). Zero and counts above ten keep ``value``'s
+    digits; a fraction takes the form of 2–4 (``2.5 строки``), as Russian says it.
     """
     digits = value.replace(",", "").replace("\u202f", "")
     if re.fullmatch(r"-?\d+", digits):
-        return f"{value} {ru_plural(int(digits), one, few, many)}"
+        return ru_count(int(digits), one, few, many, gender=gender, case=case, digits=value)
     if re.fullmatch(r"-?\d+\.\d+", digits):
+        ru_count(2, one, few, many, gender=gender, case=case)  # the same checks of the gender and the case
         return f"{value} {few}"
     raise ValueError(f"counted: expected a number, received {value!r}")

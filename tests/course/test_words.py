@@ -5,6 +5,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from mlp_ref.course.i18n import ru_count, ru_numeral
 from mlp_ref.course.words import counted, fold, fraction_words, number, point, times, word
 
 
@@ -38,13 +39,48 @@ def test_fraction_words_names_what_it_cannot_say(bad):
 
 
 @pytest.mark.parametrize("value, expected", [
-    ("1", "1 строка"), ("4", "4 строки"), ("11", "11 строк"), ("22", "22 строки"),
-    ("101\u202f771", "101\u202f771 строка"), ("2.5", "2.5 строки"),
+    ("1", "одна строка"), ("4", "четыре строки"), ("10", "десять строк"), ("0", "0 строк"), ("11", "11 строк"),
+    ("22", "22 строки"), ("101\u202f771", "101\u202f771 строка"), ("2.5", "2.5 строки"),
 ])
 def test_counted_agrees_the_noun_with_the_count(value, expected):
-    assert counted(value, "строка", "строки", "строк") == expected
+    assert counted(value, "строка", "строки", "строк", gender="f") == expected
+
+
+# Written out by hand, one per gender and case that the pages use and a few more.
+@pytest.mark.parametrize("n, forms, gender, case, expected", [
+    (4, ("строкой", "строками", "строками"), "f", "ins", "четырьмя строками"),   # теми же четырьмя строками
+    (2, ("строка", "строки", "строк"), "f", "nom", "две строки"),
+    (1, ("таблица", "таблицы", "таблиц"), "f", "nom", "одна таблица"),
+    (1, ("таблицу", "таблицы", "таблиц"), "f", "acc", "одну таблицу"),
+    (1, ("рисунок", "рисунка", "рисунков"), "m", "acc", "один рисунок"),
+    (2, ("блок", "блока", "блоков"), "m", "nom", "два блока"),
+    (1, ("смещение", "смещения", "смещений"), "n", "nom", "одно смещение"),
+    (2, ("смещение", "смещения", "смещений"), "n", "nom", "два смещения"),
+    (3, ("угла", "углов", "углов"), "m", "gen", "трёх углов"),
+    (4, ("шага", "шагов", "шагов"), "m", "gen", "четырёх шагов"),
+    (1, ("слоя", "слоёв", "слоёв"), "m", "gen", "одного слоя"),
+    (2, ("строке", "строкам", "строкам"), "f", "dat", "двум строкам"),
+    (8, ("строке", "строкам", "строкам"), "f", "dat", "восьми строкам"),
+    (1, ("строке", "строках", "строках"), "f", "pre", "одной строке"),
+    (7, ("запуска", "запусков", "запусков"), "m", "gen", "семи запусков"),
+    (5, ("раз", "раза", "раз"), "m", "acc", "пять раз"),
+    (10, ("слоем", "слоями", "слоями"), "m", "ins", "десятью слоями"),
+    (12, ("строкой", "строками", "строками"), "f", "ins", "12 строками"),
+])
+def test_ru_count_says_one_to_ten_in_words_agreeing_in_gender_and_case(n, forms, gender, case, expected):
+    assert ru_count(n, *forms, gender=gender, case=case) == expected
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(gender="x"), "expected a gender in"), (dict(gender="f", case="loc"), "expected a case in"),
+])
+def test_ru_count_names_a_wrong_gender_or_case(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        ru_count(12, "строка", "строки", "строк", **kwargs)  # checked above ten too, where no word is said
+    with pytest.raises(ValueError, match="from 1 to 10, received 11"):
+        ru_numeral(11, "f")
 
 
 def test_counted_rejects_a_word():
     with pytest.raises(ValueError, match="expected a number, received 'four'"):
-        counted("four", "строка", "строки", "строк")
+        counted("four", "строка", "строки", "строк", gender="f")
