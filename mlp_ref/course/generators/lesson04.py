@@ -12,7 +12,7 @@ import numpy as np
 
 import mlp_ref
 from mlp_ref.course.figures import PALETTE, figure_html, new_figure
-from mlp_ref.course.i18n import ru_plural, say
+from mlp_ref.course.i18n import ru_count, ru_plural, say
 from mlp_ref.course.tables import format_number, markdown_table
 from mlp_ref.course.trace import Trace
 from mlp_ref.course.widgets import activation_data, widget_html
@@ -257,7 +257,7 @@ def frozen_runs_answer() -> str:
         f"but some still do; found {slow} at 0.1 and {fast} at 0.5")
     _returned_logits(0.1)  # the answer's next sentence says these counts (values())
     return say(f"Of the ten runs, {slow} freeze, against {fast} at learning rate 0.5: fewer, but some still do.",
-               ru=f"{ru_plural(slow, 'Застывает', 'Застывают', 'Застывают')} {slow} {ru_plural(slow, 'запуск', 'запуска', 'запусков')} из десяти, а при скорости "
+               ru=f"{ru_plural(slow, 'Застывает', 'Застывают', 'Застывают')} {ru_count(slow, 'запуск', 'запуска', 'запусков', gender='m')} из десяти, а при скорости "
                   f"0.5 — {fast}: меньше, но некоторые всё равно застывают.")
 
 

@@ -16,7 +16,7 @@ from mlp_ref.course.backward_stepper import without_script as stepper_fallback
 from mlp_ref.course.backward_tables import backward_by_hand, multiply_add_table
 from mlp_ref.course.claims import claim
 from mlp_ref.course.figures import PALETTE, figure_html, new_figure
-from mlp_ref.course.i18n import ru_plural, say
+from mlp_ref.course.i18n import ru_count, ru_plural, say
 from mlp_ref.course.playground import playground_data
 from mlp_ref.course.playground import without_script as playground_fallback
 from mlp_ref.course.tables import format_count, format_number, markdown_table
@@ -357,9 +357,9 @@ def trap_sentence() -> str:
                   f"нейрон не ожил (код проверяет это после каждого шага), так что число живых нейронов может только "
                   f"уменьшаться. Из двух других состояний выйти можно: углы, на которых какой-то нейрон включён, "
                   f"по-прежнему посылают ему градиент. Среди удачных запусков слепая пара на каком-либо шаге начиная "
-                  f"с {settled}-го была у {left_blind} {ru_plural(left_blind, 'запуска', 'запусков', 'запусков')}, "
-                  f"а аффинное состояние — у {left_affine} "
-                  f"{ru_plural(left_affine, 'запуска', 'запусков', 'запусков')}. Такой выход — редкость, но он "
+                  f"с {settled}-го была у {ru_count(left_blind, 'запуска', 'запусков', 'запусков', gender='m', case='gen')}, "
+                  f"а аффинное состояние — у "
+                  f"{ru_count(left_affine, 'запуска', 'запусков', 'запусков', gender='m', case='gen')}. Такой выход — редкость, но он "
                   f"случается. И один мёртвый нейрон сам по себе не мешает более широкой сети: с тремя скрытыми "
                   f"нейронами {dead3} из {solved3} удачных запусков закончились с мёртвым нейроном. Неудачных "
                   f"запусков ни в одном из трёх состояний (последний столбец таблицы): {unexplained}.")
