@@ -280,26 +280,41 @@ def test_block_results_are_kept_across_prose_edits_but_not_code_edits():
 WHEN_RU = r"\d{1,2}\u00a0[а-я]+ \d{4}\u00a0г\. в \d{2}:\d{2} UTC"
 
 
+# The counts up to ten, as the Russian line says them (in words, agreeing with the noun), written out by
+# hand here rather than taken from mlp_ref.course.i18n: «три блока кода», «одну таблицу», «два рисунка».
+RU_NUMBERS = {"один": 1, "одна": 1, "одну": 1, "одно": 1, "два": 2, "две": 2, "три": 3, "четыре": 4, "пять": 5,
+              "шесть": 6, "семь": 7, "восемь": 8, "девять": 9, "десять": 10}
+N = r"(?<!\w)(\d+|" + "|".join(RU_NUMBERS) + ")"
+
+
+def said(count: str) -> int:
+    """A count of the Russian line as a number; a digit from 1 to 10 fails (the line says those in words)."""
+    if count.isdigit():
+        assert not 1 <= int(count) <= 10, f"the Russian line writes the count {count} as a digit, not a word"
+        return int(count)
+    return RU_NUMBERS[count]
+
+
 def stated_counts_ru(text: str) -> dict[str, int]:
     """:func:`stated_counts` of a Russian page's line."""
     counts = dict.fromkeys(KEYS, 0)
-    if match := re.search(rf"(\d+) блок\w* кода страницы выполнен\w* {WHEN_RU}, и каждый напечатал ровно тот "
+    if match := re.search(rf"{N} блок\w* кода страницы выполнен\w* {WHEN_RU}, и каждый напечатал ровно тот "
                           "вывод, что показан", text):
-        counts["matched"] = ran = int(match[1])
-    elif match := re.search(rf"(\d+) блок\w* кода страницы выполнен\w* {WHEN_RU}, и (\d+) из них напечатали", text):
-        ran, counts["matched"] = int(match[1]), int(match[2])
+        counts["matched"] = ran = said(match[1])
+    elif match := re.search(rf"{N} блок\w* кода страницы выполнен\w* {WHEN_RU}, и {N} из них напечатал", text):
+        ran, counts["matched"] = said(match[1]), said(match[2])
     else:
         ran = 0
-    if match := re.search(r"\(ещё (\d+) блок\w* не выполнен", text):
-        counts["not_run"] = int(match[1])
+    if match := re.search(rf"\(ещё {N} блок\w* не выполнен", text):
+        counts["not_run"] = said(match[1])
     counts["blocks"] = ran + counts["not_run"]
-    made = (re.search(rf"(\d+) блок\w* кода сборки, выполненн\w* {WHEN_RU}, создал\w* ([^;.]*)", text)
-            or re.search(rf"(\d+) яче\w* кода выполнен\w* без ошибок {WHEN_RU} \(\d+[ \u00a0]с\) и создал\w* (.*?); каждое", text))
+    made = (re.search(rf"{N} блок\w* кода сборки, выполненн\w* {WHEN_RU}, создал\w* ([^;.]*)", text)
+            or re.search(rf"{N} яче\w* кода выполнен\w* без ошибок {WHEN_RU} \(\d+[ \u00a0]с\) и создал\w* (.*?); каждое", text))
     if made:
-        counts["generators"] = int(made[1])
+        counts["generators"] = said(made[1])
         for key, word in (("tables", "таблиц"), ("figures", "рисун")):
-            if number := re.search(rf"(\d+) {word}", made[2]):
-                counts[key] = int(number[1])
+            if number := re.search(rf"{N} {word}", made[2]):
+                counts[key] = said(number[1])
     return counts
 
 

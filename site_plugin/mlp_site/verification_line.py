@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from mkdocs.utils import get_relative_url
 
-from .words import language, ru_plural, say, typeset
+from .words import language, ru_count, ru_numeral, ru_plural, say, typeset
 
 if TYPE_CHECKING:
     from .verification import PageRecord
@@ -88,8 +88,9 @@ def claims(record: PageRecord, date: str) -> str:
 
 # --- the same line in Russian (the Russian edition's pages; tests/test_verification.py reads both) ---
 
-def _count_ru(n: int, one: str, few: str, many: str) -> str:
-    return f"{n} {ru_plural(n, one, few, many)}"
+def _count_ru(n: int, one: str, few: str, many: str, gender: str, case: str = "nom") -> str:
+    """A count and its noun, a word up to ten (``ru_count``): «два блока кода», «одну таблицу», «14 таблиц»."""
+    return ru_count(n, one, few, many, gender=gender, case=case)
 
 
 def _plural_verb(n: int, singular: str, plural: str) -> str:
@@ -110,8 +111,8 @@ def when_ru(ran_at: str) -> str:
 
 
 def _made_ru(record: PageRecord) -> str:
-    made = [_count_ru(n, *forms) for n, forms in ((record.tables, ("таблицу", "таблицы", "таблиц")),
-                                                   (record.figures, ("рисунок", "рисунка", "рисунков"))) if n]
+    made = [_count_ru(n, *forms) for n, forms in ((record.tables, ("таблицу", "таблицы", "таблиц", "f", "acc")),
+                                                   (record.figures, ("рисунок", "рисунка", "рисунков", "m", "acc"))) if n]
     return " и ".join(made) if made else "ни одной таблицы и ни одного рисунка"
 
 
@@ -127,7 +128,7 @@ def _not_run_ru(record: PageRecord) -> str:
         return ""
     said = (_reason_ru(next(iter(counts))) if len(counts) == 1 else
             "; ".join(f"{count} — {_reason_ru(reason)}" for reason, count in sorted(counts.items())))
-    return f" (ещё {_count_ru(n, 'блок', 'блока', 'блоков')} {_plural_verb(n, 'не выполнен', 'не выполнены')}: {said})"
+    return f" (ещё {_count_ru(n, 'блок', 'блока', 'блоков', 'm')} {_plural_verb(n, 'не выполнен', 'не выполнены')}: {said})"
 
 
 def claims_ru(record: PageRecord, date: str) -> str:
@@ -136,22 +137,23 @@ def claims_ru(record: PageRecord, date: str) -> str:
     parts = []
     if record.blocks:
         n = record.blocks - len(record.not_run)
-        ran = (f"{_count_ru(n, 'блок кода', 'блока кода', 'блоков кода')} страницы "
+        ran = (f"{_count_ru(n, 'блок кода', 'блока кода', 'блоков кода', 'm')} страницы "
                f"{_plural_verb(n, 'выполнен', 'выполнены')} {when_ru(record.blocks_ran_at)}")
         if not record.failed:
             parts.append(f"{ran}, и каждый напечатал ровно тот вывод, что показан" + _not_run_ru(record))
         else:
-            parts.append(f"{ran}, и {record.matched} из них напечатали ровно показанный вывод; "
+            matched = ru_numeral(record.matched, "m") if 1 <= record.matched <= 10 else record.matched
+            parts.append(f"{ran}, и {matched} из них {_plural_verb(record.matched, 'напечатал', 'напечатали')} ровно показанный вывод; "
                          f"{', '.join(record.failed)}" + _not_run_ru(record))
     if record.lab:
         n = record.generators
-        parts.append(f"{_count_ru(n, 'ячейка кода', 'ячейки кода', 'ячеек кода')} "
+        parts.append(f"{_count_ru(n, 'ячейка кода', 'ячейки кода', 'ячеек кода', 'f')} "
                      f"{_plural_verb(n, 'выполнена', 'выполнены')} без ошибок {when_ru(record.rendered_at)} "
                      f"({record.render_seconds:.0f} с) и {_plural_verb(n, 'создала', 'создали')} {_made_ru(record)}; "
                      "каждое утверждение страницы о результатах подтвердилось в этом запуске")
     elif record.generators:
         n = record.generators
-        parts.append(f"{_count_ru(n, 'блок кода', 'блока кода', 'блоков кода')} сборки, "
+        parts.append(f"{_count_ru(n, 'блок кода', 'блока кода', 'блоков кода', 'm')} сборки, "
                      f"{_plural_verb(n, 'выполненный', 'выполненные')} {when_ru(record.rendered_at)}, "
                      f"{_plural_verb(n, 'создал', 'создали')} {_made_ru(record)}")
     if not parts:
