@@ -245,7 +245,7 @@ def test_the_build_says_when_a_block_prints_something_else(caplog, tmp_path):
     record.not_run.append("an earlier block of its chain raised an error")
     assert ("(3 more blocks did not run: 1 because an earlier block of its chain raised an error; 2 because they "
             "need no_such_module_here") in verification_line.claims(record, "2026-01-01")
-    assert ("(ещё 3 блока не выполнены: 1 — an earlier block of its chain raised an error; 2 — нужен модуль "
+    assert ("(ещё три блока не выполнены: 1 — an earlier block of its chain raised an error; 2 — нужен модуль "
             "no_such_module_here") in verification_line.claims_ru(record, "2026-01-01")
     record.not_run = record.not_run[:1]
     assert stated_counts(line + ". mlp_ref") == dict(blocks=4, matched=1, not_run=1, generators=0, tables=0, figures=0)
