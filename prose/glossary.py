@@ -61,8 +61,20 @@ def stems(term: str) -> list[str]:
     return out
 
 
-def _uses(text: str, stem: str) -> bool:
-    return re.search(rf"(?<!\w){stem}", text) is not None
+# Between two words of a term a page may put spaces or a line break (in a lab, a comment's "# "),
+# bold marks, a bracketed aside, quotes, a dash or a hyphen, and a one- or two-letter word
+# («ReLU с утечкой», «пример — строка», "**Glorot** (Xavier) initialization").
+_GAP = r"[\s\u00a0\-\u2013\u2014«»*#]"
+_BETWEEN = rf"\w*(?:{_GAP}*\([^)]*\))?{_GAP}+(?:\w{{1,2}}[\s\u00a0]+)?"
+
+
+def phrase(term: str) -> str:
+    """The regular expression of a term as a phrase: its :func:`stems` in order, one after the other."""
+    return _BETWEEN.join(stems(term))
+
+
+def _uses(text: str, term: str) -> bool:
+    return re.search(rf"(?<!\w){phrase(term)}", text) is not None
 
 
 def prose(page: Page, docs: Path = DOCS) -> tuple[str, str]:
@@ -77,10 +89,11 @@ def prose(page: Page, docs: Path = DOCS) -> tuple[str, str]:
 
 
 def first_page(term: Term, texts: dict[Page, tuple[str, str]]) -> Page:
-    """The first page, in course order, whose prose uses ``term`` in both editions (every stem of
-    its words); ``texts`` maps each page of the course, in order, to :func:`prose`."""
+    """The first page, in course order, whose prose uses ``term`` in both editions, as a phrase
+    (:func:`phrase`: "parameter count", not "parameter" in one sentence and "count" in another);
+    ``texts`` maps each page of the course, in order, to :func:`prose`."""
     for page, (english, russian) in texts.items():
-        if all(_uses(english, s) for s in stems(term.en)) and all(_uses(russian, s) for s in stems(term.ru)):
+        if _uses(english, term.en) and _uses(russian, term.ru):
             return page
     raise ValueError(f"glossary term {term.en!r} / {term.ru!r}: expected a page whose prose uses it in both "
                      f"editions, received none of {[page.key for page in texts]}")

@@ -29,10 +29,19 @@ def test_the_first_page_is_where_the_review_found_the_term_first_used():
     # Issue 35's reviews: "backward pass" is first used in lesson 3 (lesson 2 says only "backwards"),
     # "two moons" in lesson 4 (the Russian «два полумесяца», where the stem «два» missed «двух»).
     # "notebook" in lesson 1, whose download link under the title says it (the prose of Lab A was first).
-    names = ("epoch", "pre-activation", "loss function", "backward pass", "two moons", "notebook")
+    # "parameter count" is first said as a phrase in lesson 6 (lesson 4 has both words, apart).
+    names = ("parameter count", "epoch", "pre-activation", "loss", "backward pass", "two moons", "notebook")
     found = {en: glossary.first_page(by_en[en], TEXTS).key for en in names}
-    assert found == {"epoch": "2", "pre-activation": "1", "loss function": "3", "backward pass": "3", "two moons": "4",
+    assert found == {"parameter count": "6", "epoch": "2", "pre-activation": "1", "loss": "3", "backward pass": "3", "two moons": "4",
                      "notebook": "1"}
+
+
+def test_a_term_is_found_as_a_phrase_not_as_words_apart():
+    found = lambda term, text: re.search(glossary.phrase(term), text) is not None
+    assert found("parameter count", "the parameter count of a layer")
+    assert found("glorot (xavier) initialization", "**glorot** (xavier) initialization")
+    assert found("сложение по индексам", "сложение по\n# индексам (scatter-add)")
+    assert not found("parameter count", "one parameter; the count of rows")
 
 
 def test_a_term_no_page_uses_is_found():
