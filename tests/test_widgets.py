@@ -115,7 +115,6 @@ def start(opened, name: str, viewport: str):
     return page, f'.mlp-widget[data-widget="{name}"]', check_layout_and_labels(page, name, viewport)
 
 
-
 SCHEME_STATE = """() => ({body: document.body.getAttribute('data-md-color-scheme'),
     html: document.documentElement.getAttribute('data-md-color-scheme'),
     dark: matchMedia('(prefers-color-scheme: dark)').matches, visibility: document.visibilityState,

@@ -200,6 +200,13 @@ _RU_NUMERALS[2]["n"] = _RU_NUMERALS[2]["m"]
 RU_WORDS = range(1, 11)
 
 
+def _check_agreement(caller: str, gender: str, case: str):
+    if gender not in RU_GENDERS:
+        raise ValueError(f"{caller}: expected a gender in {RU_GENDERS}, received {gender!r}")
+    if case not in RU_CASES:
+        raise ValueError(f"{caller}: expected a case in {RU_CASES}, received {case!r}")
+
+
 def ru_numeral(n: int, gender: str, case: str = "nom") -> str:
     """A count from one to ten as a Russian word, agreeing with its noun: ``ru_numeral(4, "f", "ins")``
     is «четырьмя» (теми же четырьмя строками), ``ru_numeral(1, "f", "acc")`` «одну».
@@ -217,14 +224,25 @@ def ru_numeral(n: int, gender: str, case: str = "nom") -> str:
     -------
     str
     """
-    if gender not in RU_GENDERS:
-        raise ValueError(f"ru_numeral: expected a gender in {RU_GENDERS}, received {gender!r}")
-    if case not in RU_CASES:
-        raise ValueError(f"ru_numeral: expected a case in {RU_CASES}, received {case!r}")
+    _check_agreement("ru_numeral", gender, case)
     if isinstance(n, bool) or not isinstance(n, int) or n not in RU_WORDS:
         raise ValueError(f"ru_numeral: expected a whole count from 1 to 10, received {n!r}")
     forms = _RU_NUMERALS[n]
     return (forms[gender] if isinstance(forms, dict) else forms)[RU_CASES.index(case)]
+
+
+def ru_number(n: int, gender: str, case: str = "nom", digits: str | None = None) -> str:
+    """A count as the Russian edition's running text says it: a word up to ten (:func:`ru_numeral`),
+    digits above it and for zero, grouped as the edition groups them unless ``digits`` says how.
+
+    ``gender`` and ``case`` are those of the noun it counts, checked whether or not a word is said.
+    """
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(f"ru_number: expected an integer count, received {n!r}")
+    if n in RU_WORDS:
+        return ru_numeral(n, gender, case)
+    _check_agreement("ru_number", gender, case)
+    return digits if digits is not None else f"{n:,}".replace(",", THOUSANDS["ru"])
 
 
 def ru_count(n: int, one: str, few: str, many: str, *, gender: str, case: str = "nom",
@@ -243,17 +261,10 @@ def ru_count(n: int, one: str, few: str, many: str, *, gender: str, case: str = 
     gender, case : str
         The noun's gender and the count's case (:func:`ru_numeral`).
     digits : str, optional
-        How the count is written when it stays digits (default: grouped as the edition groups it).
+        How the count is written when it stays digits (:func:`ru_number`).
 
     Returns
     -------
     str
     """
-    if isinstance(n, bool) or not isinstance(n, int):
-        raise TypeError(f"ru_count: expected an integer count, received {n!r}")
-    if n in RU_WORDS:
-        said = ru_numeral(n, gender, case)
-    else:
-        ru_numeral(1, gender, case)  # the same checks of the gender and the case
-        said = digits if digits is not None else f"{n:,}".replace(",", THOUSANDS["ru"])
-    return f"{said} {ru_plural(n, one, few, many)}"
+    return f"{ru_number(n, gender, case, digits)} {ru_plural(n, one, few, many)}"

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from mkdocs.utils import get_relative_url
 
-from .words import language, ru_count, ru_numeral, ru_plural, say, typeset
+from .words import language, ru_count, ru_number, ru_plural, say, typeset
 
 if TYPE_CHECKING:
     from .verification import PageRecord
@@ -142,8 +142,7 @@ def claims_ru(record: PageRecord, date: str) -> str:
         if not record.failed:
             parts.append(f"{ran}, и каждый напечатал ровно тот вывод, что показан" + _not_run_ru(record))
         else:
-            matched = ru_numeral(record.matched, "m") if 1 <= record.matched <= 10 else record.matched
-            parts.append(f"{ran}, и {matched} из них {_plural_verb(record.matched, 'напечатал', 'напечатали')} ровно показанный вывод; "
+            parts.append(f"{ran}, и {ru_number(record.matched, 'm')} из них {_plural_verb(record.matched, 'напечатал', 'напечатали')} ровно показанный вывод; "
                          f"{', '.join(record.failed)}" + _not_run_ru(record))
     if record.lab:
         n = record.generators

@@ -44,7 +44,6 @@ def ru_plural(n: int, one: str, few: str, many: str) -> str:
     return form(n, one, few, many)
 
 
-
 def ru_count(n: int, one: str, few: str, many: str, *, gender: str, case: str = "nom") -> str:
     """A count and its noun as the Russian prose says them, a word up to ten (``mlp_ref.course.i18n.ru_count``)."""
     from mlp_ref.course.i18n import ru_count as said
@@ -52,8 +51,8 @@ def ru_count(n: int, one: str, few: str, many: str, *, gender: str, case: str = 
     return said(n, one, few, many, gender=gender, case=case)
 
 
-def ru_numeral(n: int, gender: str, case: str = "nom") -> str:
-    """A count from one to ten as a Russian word (``mlp_ref.course.i18n.ru_numeral``)."""
-    from mlp_ref.course.i18n import ru_numeral as said
+def ru_number(n: int, gender: str, case: str = "nom") -> str:
+    """A count as the Russian prose says it, a word up to ten (``mlp_ref.course.i18n.ru_number``)."""
+    from mlp_ref.course.i18n import ru_number as said
 
     return said(n, gender, case)
