@@ -8,8 +8,8 @@ import time
 from mlp_ref.course.i18n import language, say
 
 #: A notebook's bar's words in Russian (the command line's tqdm bar is English, as are its tables).
-_RU = {"fits": "обучения", "fit": "обуч.", "steps": "шаги", "step": "шаг"}
-#: tqdm's own bar with its rate said in Russian: tqdm writes the rate as "4.67обуч./s", with the English "s".
+_RU = {"fits": "обучение", "fit": "модель", "steps": "шаги", "step": "шаг"}
+#: tqdm's own bar with its rate said in Russian: tqdm writes the rate as "4.67модель/s", with the English "s".
 _RU_BAR = "{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}, {rate_ru}{postfix}]"
 
 
@@ -77,7 +77,7 @@ class NotebookProgress:
             return tqdm.format_meter(self.n, self.total, elapsed, prefix=self.desc, unit=self.unit,
                                      postfix=self.postfix or None, ncols=72)
         rate = self.n / elapsed if self.n and elapsed > 0 else None
-        # as tqdm does, a rate below one per second is said the other way round: "1.52 с/обуч."
+        # as tqdm does, a rate below one per second is said the other way round: "1.52 с/модель"
         said = (f"? {self.unit}/с" if rate is None else f"{rate:.2f} {self.unit}/с" if rate >= 1
                 else f"{1 / rate:.2f} с/{self.unit}")
         return tqdm.format_meter(self.n, self.total, elapsed, prefix=self.desc, unit=self.unit,

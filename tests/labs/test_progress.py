@@ -32,7 +32,7 @@ def test_a_notebooks_bar_speaks_the_notebooks_language(monkeypatch):
     from mlp_ref.labs.progress import Ticker
 
     made = []
-    for language, expected in (("en", ("fits", "fit")), ("ru", ("обучения", "обуч."))):
+    for language, expected in (("en", ("fits", "fit")), ("ru", ("обучение", "модель"))):
         monkeypatch.setenv("MLP_LANG", language)
         Ticker(lambda total, desc, unit: made.append((desc, unit)), total=3, unit="fit")
         assert made[-1] == expected, (language, made[-1])
@@ -48,11 +48,11 @@ def test_notebook_progress_outside_a_notebook_draws_on_stderr(capsys):
 
 
 def test_a_russian_bar_says_its_rate_in_russian(monkeypatch):
-    """tqdm writes its rate as "4.67обуч./s"; the Russian bar says "4.67 обуч./с"."""
+    """tqdm writes its rate as "4.67модель/s"; the Russian bar says "4.67 модель/с"."""
     monkeypatch.setenv("MLP_LANG", "ru")
-    bar = NotebookProgress(total=4, desc="обучения", unit="обуч.", interval=60.0)
+    bar = NotebookProgress(total=4, desc="обучение", unit="модель", interval=60.0)
     bar.update(2)
     text = bar.text()
-    assert "2/4" in text and " обуч./с" in text and "/s" not in text, text
+    assert "2/4" in text and " модель/с" in text and "/s" not in text, text
     bar.start -= 10.0  # 2 fits in 10 s (and a little more): tqdm would say "5.00s/fit"
-    assert re.search(r"\b5\.\d\d с/обуч\.\]", bar.text()), bar.text()
+    assert re.search(r"\b5\.\d\d с/модель\]", bar.text()), bar.text()
