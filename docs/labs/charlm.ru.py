@@ -652,8 +652,8 @@ finish(page_start)
 #
 # * Y. Bengio, R. Ducharme, P. Vincent, C. Jauvin. A Neural Probabilistic Language Model.
 #   *JMLR* 3, 2003.
-# * K. He, X. Zhang, S. Ren, J. Sun. Delving Deep into Rectifiers. *ICCV* 2015 (инициализация
-#   He); усиление 5/3 для tanh — как в `torch.nn.init.calculate_gain`.
+# * K. He, X. Zhang, S. Ren, J. Sun. Delving Deep into Rectifiers. *ICCV* 2015 — инициализация
+#   Хэ (He); усиление 5/3 для tanh — как в `torch.nn.init.calculate_gain`.
 # * S. Ioffe, C. Szegedy. Batch Normalization. *ICML* 2015.
 # * S. Santurkar, D. Tsipras, A. Ilyas, A. Madry. How Does Batch Normalization Help
 #   Optimization? *NeurIPS* 2018 (проверка объяснения через внутренний ковариатный сдвиг,
