@@ -5,7 +5,8 @@ cells and the prose's values go through it; ``ru_date`` says the dates); the pag
 to it. This test reads each built Russian page's text outside code, printed output and math (those stay
 identical to the English page's) and its images' alt text, and fails on each rule broken, naming the
 page and the snippet: a hyphen for the minus sign, a percent sign without a no-break space, a
-four-digit number split in prose or a longer one not grouped, ``x`` and ``->`` for «×» and «→»,
+breaking space between a number and its unit (``14 с``, ``2.5 мс``, ``5 мин``, ``189 кБ``, ``0.6 млрд``,
+``37 млн``), a four-digit number split in prose or a longer one not grouped, ``x`` and ``->`` for «×» and «→»,
 straight or English quotes for «ёлочки», a date written as ``2026-12-03``.
 
 It also reads the Russian sources (docs/**/*.ru.md and the labs' Markdown cells, outside code, math,
@@ -33,7 +34,9 @@ from tests.test_prose_numbers import (COMMENT, EXPRESSION, INLINE_CODE, LINK_TAR
 
 # What stays as the English page has it: code, printed output, math, a notebook's code and output.
 UNTOUCHED_TAGS = ["pre", "code", "kbd", "samp", "script", "style", "math", "svg", "textarea"]
-UNTOUCHED_CLASSES = ".jp-InputArea, .jp-OutputArea, .highlight, .arithmatex, .katex, .mlp-output"
+# A lab's code cells are left out, its Markdown cells read: they are the lab's prose (a notebook puts both
+# in a .jp-InputArea, and leaving out every one left Lab A's «15 %» with a breaking space unread).
+UNTOUCHED_CLASSES = ".jp-CodeCell .jp-InputArea, .jp-OutputArea, .highlight, .arithmatex, .katex, .mlp-output"
 INLINE = {"span", "code", "kbd", "samp", "math"}
 SPACES = "\u00a0\u202f "
 
@@ -48,7 +51,7 @@ RULES = {
     "a date as YYYY-MM-DD for «2 декабря 2026 г.»": re.compile(r"(?<!\d)20\d\d-\d\d-\d\d(?!\d)"),
     # «с» after a number is the unit when no word follows it; «2-2-1 с ReLU» is the preposition.
     "a breaking space between a number and its unit": re.compile(
-        r"\d (?:мс|кБ|КБ|МБ|ГБ)(?!\w)|\d с(?![\w-])(?!\s+\w)"),
+        r"\d (?:мс|мин|кБ|КБ|МБ|ГБ|млн|млрд)(?!\w)|\d с(?![\w-])(?!\s+\w)"),
 }
 # Only in a table's cell: a number that is the whole cell is grouped from four digits, as its column's are.
 TABLE_RULES = {
@@ -108,7 +111,7 @@ def test_the_russian_pages_follow_the_typographic_policy(built_site):
 
 # One breach of each rule in prose, none in code, math or printed output (which stay as the English page's).
 FIXTURE = ("<div class='md-content'><p>ошибка -0.0948; доля 19%; 1\u202f000 шагов; 109386 параметров; 2 x 3; "
-           "768 -> 3072; \"кавычки\"; собрано 2026-12-03; угол (1,0); за 14 с, сеть 2-2-1 с ReLU</p>"
+           "768 -> 3072; \"кавычки\"; собрано 2026-12-03; угол (1,0); за 14 с, 5 мин, 0.6 млрд, сеть 2-2-1 с ReLU</p>"
            "<table><tr><td>1\u202f024</td><td>\u22120.5</td><td>4096</td><td>W (1024, 3072)</td></tr></table>"
            "<p><code>-1 -> 2 x 3 19%</code> <span class='arithmatex'>\\(x-1\\)</span></p>"
            "<div class='highlight'><pre>-0.0948 \"x\" 2026-12-03</pre></div>"
@@ -118,7 +121,8 @@ FIXTURE = ("<div class='md-content'><p>ошибка -0.0948; доля 19%; 1\u20
 def test_each_rule_finds_its_breach_and_only_outside_code():
     found = breaches(FIXTURE)
     rules = [rule for _, rule, _, _ in found]
-    assert sorted(rules) == sorted([*RULES, *PROSE_RULES, *TABLE_RULES, "a hyphen for the minus sign (U+2212)"]), found
+    assert sorted(rules) == sorted([*RULES, *PROSE_RULES, *TABLE_RULES, "a hyphen for the minus sign (U+2212)",
+                                                 *["a breaking space between a number and its unit"] * 2]), found
     assert ("alt text", "a hyphen for the minus sign (U+2212)") in [(where, rule) for where, rule, _, _ in found]
     # a table groups 1 024; −0.5 is right; its one breach is the whole-cell 4096 (a shape's 1024 stays)
     assert [what for where, _, what, _ in found if where == "table"] == ["4096"], found
@@ -140,6 +144,7 @@ def test_each_rule_finds_its_breach_and_only_outside_code():
     ("Mamba (Гу и Дао, 2023)", False, "Mamba (Гу и Дао, 2023)"),
     ("за 14 с (всё), 2.5 мс, 189 кБ, 1.2 с/шаг; 44.5 с.", True,
      "за 14\u00a0с (всё), 2.5\u00a0мс, 189\u00a0кБ, 1.2\u00a0с/шаг; 44.5\u00a0с."),
+    ("0.6 млрд параметров, 37 млн, 15–30 мин.", True, "0.6\u00a0млрд параметров, 37\u00a0млн, 15–30\u00a0мин."),
     ("сеть 2-2-1 с ReLU, 256 с весами, к 0 с\nуменьшением", True, "сеть 2-2-1 с ReLU, 256 с весами, к 0 с\nуменьшением"),
     ("`-1` и \\(x-1\\) и <a href=\"x-1\">GPT-2</a>", False, "`-1` и \\(x-1\\) и <a href=\"x-1\">GPT-2</a>"),
 ])

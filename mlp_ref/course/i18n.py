@@ -51,9 +51,10 @@ _RULES = (
     (re.compile(r" ?-> ?"), " → "),                                            # a -> b → a → b
     (re.compile(r"(?<![\d.,/\w\u202f\u00a0])\d{5,}(?![\d.,/\w])"),              # 109386 → 109 386
      lambda m: f"{int(m[0]):,}".replace(",", NNBSP)),
-    # 14 с, 2.5 мс, 189 кБ → a no-break space: the number never ends a line without its unit. «с» is the
-    # unit when no word follows it («(14 с)», «за 3.2 с.», «1.2 с/шаг»), else the preposition («2-2-1 с ReLU»).
-    (re.compile(r"(?<=\d) (?=(?:мс|кБ|КБ|МБ|ГБ)(?![\w])|с(?![\w-])(?!\s+\w))"), NBSP),
+    # 14 с, 2.5 мс, 5 мин, 189 кБ, 0.6 млрд, 37 млн → a no-break space: the number never ends a line without
+    # its unit. «с» is the unit when no word follows it («(14 с)», «за 3.2 с.», «1.2 с/шаг»), else the
+    # preposition («2-2-1 с ReLU»).
+    (re.compile(r"(?<=\d) (?=(?:мс|мин|кБ|КБ|МБ|ГБ|млн|млрд)(?![\w])|с(?![\w-])(?!\s+\w))"), NBSP),
 )
 # In a table's column a number that is the whole cell is grouped from four digits, as the column's longer
 # numbers are: 1000 → 1 000, 1365.3 → 1 365.3 (a shape "(1024, 3072)" or a year in a cell's text stays).
@@ -68,8 +69,8 @@ def typeset(text: str, *, prose: bool = False) -> str:
     """``text`` as the Russian edition prints it (DESIGN.md's typographic policy); unchanged in English.
 
     Outside code spans, TeX math and HTML tags: the minus sign U+2212 for a hyphen before a digit, a
-    no-break space before %, and between a number and its unit (``14 с``, ``2.5 мс``, ``189 кБ``), «×» for
-    an ``x`` between numbers and «→» for ``->``, and numbers from five digits grouped by a narrow no-break
+    no-break space before %, and between a number and its unit (``14 с``, ``2.5 мс``, ``5 мин``, ``189 кБ``,
+    ``0.6 млрд``), «×» for an ``x`` between numbers and «→» for ``->``, and numbers from five digits grouped by a narrow no-break
     space; in a table's cell (not ``prose``), a number that is the whole cell grouped from four digits
     (``1 000``), as the column's longer numbers are; in ``prose``, a four-digit number is written whole
     (``1000``), as Russian prose writes it, and a point's coordinates are spaced (``(1, 0)``, never
